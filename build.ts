@@ -1,0 +1,124 @@
+// Bundles the browser entries with esbuild: minified, code-split ES modules with hashed names, a manifest
+// the server reads, and brotli/gzip copies of text files. Source maps stay out of what the server serves.
+import * as esbuild from "esbuild";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+const root = new URL("./", import.meta.url);
+const outdir = new URL("static/assets/", root);
+const entriesDir = new URL("src/client/entries/", root);
+
+export interface BuildResult {
+  files: number;
+  bytes: number;
+}
+
+/** True when the build output is older than any source it depends on (used by `deno task start`). */
+export async function needsBuild(): Promise<boolean> {
+  let built: number;
+  try {
+    built = (await Deno.stat(new URL("manifest.json", outdir))).mtime?.getTime() ?? 0;
+  } catch {
+    return true;
+  }
+  for (const dir of ["src/", "locales/"]) {
+    if (await newerThan(new URL(dir, root), built)) return true;
+  }
+  return (await Deno.stat(new URL("deno.json", root))).mtime!.getTime() > built;
+}
+
+async function newerThan(dir: URL, time: number): Promise<boolean> {
+  for await (const entry of Deno.readDir(dir)) {
+    const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);
+    if (entry.isDirectory ? await newerThan(url, time) : (await Deno.stat(url)).mtime!.getTime() > time) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Builds everything into static/assets/ and returns what it wrote. */
+export async function build(): Promise<BuildResult> {
+  await Deno.remove(outdir, { recursive: true }).catch(() => {});
+  const entryPoints: Record<string, string> = {};
+  for await (const entry of Deno.readDir(entriesDir)) {
+    if (entry.name.endsWith(".tsx")) {
+      entryPoints[entry.name.replace(/\.tsx$/, "")] = `src/client/entries/${entry.name}`;
+    }
+  }
+  entryPoints.styles = "src/ui/styles.css";
+
+  const result = await esbuild.build({
+    absWorkingDir: root.pathname,
+    entryPoints,
+    outdir: outdir.pathname,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    minify: true,
+    sourcemap: "linked",
+    sourcesContent: false,
+    target: ["es2022", "chrome111", "firefox111", "safari16"],
+    jsx: "automatic",
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    assetNames: "[name]-[hash]",
+    loader: { ".woff2": "file", ".woff": "file", ".svg": "file", ".png": "file", ".webp": "file" },
+    define: { "process.env.NODE_ENV": '"production"' },
+    metafile: true,
+    legalComments: "none",
+    logLevel: "warning",
+  });
+  await esbuild.stop();
+
+  const manifest: { entries: Record<string, { js?: string; css: string[]; imports: string[] }> } = {
+    entries: {},
+  };
+  const outputs = result.metafile.outputs;
+  const publicPath = (file: string) => "/assets/" + file.slice(file.lastIndexOf("static/assets/") + 14);
+  for (const [file, output] of Object.entries(outputs)) {
+    if (!output.entryPoint) continue;
+    const name = Object.entries(entryPoints).find(([, path]) => path === output.entryPoint)?.[0];
+    if (!name) continue;
+    const css = output.cssBundle ? [publicPath(output.cssBundle)] : [];
+    if (file.endsWith(".css")) {
+      manifest.entries[name] = { css: [publicPath(file)], imports: [] };
+      continue;
+    }
+    const imports = new Set<string>();
+    const visit = (f: string) => {
+      for (const imp of outputs[f]?.imports ?? []) {
+        if (imp.kind !== "import-statement" || imports.has(publicPath(imp.path))) continue;
+        imports.add(publicPath(imp.path));
+        visit(imp.path);
+      }
+    };
+    visit(file);
+    manifest.entries[name] = { js: publicPath(file), css, imports: [...imports] };
+  }
+  await Deno.writeTextFile(new URL("manifest.json", outdir), JSON.stringify(manifest, null, 2));
+
+  let bytes = 0;
+  let files = 0;
+  for await (const entry of Deno.readDir(outdir)) {
+    if (!/\.(js|css|svg|json)$/.test(entry.name)) continue;
+    const data = await Deno.readFile(new URL(entry.name, outdir));
+    files++;
+    bytes += data.byteLength;
+    await Deno.writeFile(new URL(entry.name + ".gz", outdir), gzipSync(data, { level: 9 }));
+    await Deno.writeFile(
+      new URL(entry.name + ".br", outdir),
+      brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+    );
+  }
+  return { files, bytes };
+}
+
+if (import.meta.main) {
+  const started = performance.now();
+  const { files, bytes } = await build();
+  console.log(
+    `built ${files} files (${(bytes / 1024).toFixed(1)} KiB) in ${
+      Math.round(performance.now() - started)
+    } ms`,
+  );
+}

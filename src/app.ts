@@ -1,0 +1,34 @@
+import { Hono } from "hono";
+import { compress } from "hono/compress";
+import type { AppDeps, AppEnv } from "./server/env.ts";
+import { errorHandler } from "./server/error_handler.ts";
+import { securityHeaders } from "./server/middleware/headers.ts";
+import { serveStatic } from "./server/static.ts";
+import { NotFound } from "./server/errors.ts";
+import { health } from "./routes/health.ts";
+import { pages } from "./routes/pages.tsx";
+
+/**
+ * Builds the application. Order: request id, nonce and security headers; compression; static files;
+ * API sub-apps; pages (which own every remaining GET, including the 404 page).
+ */
+export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async function injectDeps(c, next) {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use("*", securityHeaders({ publicOrigin: deps.config.PUBLIC_ORIGIN }));
+  app.use("*", compress());
+  app.use("*", await serveStatic());
+
+  app.route("/", health);
+  app.all("/api/*", () => {
+    throw new NotFound();
+  });
+  app.route("/", pages);
+
+  app.onError(errorHandler);
+  app.notFound((c) => c.json({ error: "method_not_allowed" }, 405, { allow: "GET, HEAD" }));
+  return app;
+}

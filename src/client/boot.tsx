@@ -1,0 +1,21 @@
+import { hydrateRoot } from "react-dom/client";
+import { createI18n } from "../shared/i18n.ts";
+import { PAGE_DATA_ID, type PageData } from "../shared/page_data.ts";
+import type { PageComponent } from "../ui/pages/registry.ts";
+import { PageRoot } from "../ui/PageRoot.tsx";
+
+/** Reads the data the server embedded in the page. */
+export function readPageData(): PageData {
+  const node = document.getElementById(PAGE_DATA_ID);
+  return JSON.parse(node?.textContent ?? "{}") as PageData;
+}
+
+/** Hydrates a public page with the translations embedded by the server: no extra request. */
+export function boot(Page: PageComponent): void {
+  const data = readPageData();
+  const i18n = createI18n(data.lang, data.resources);
+  const root = document.getElementById("root");
+  if (!root) return;
+  hydrateRoot(root, <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} />);
+  document.documentElement.dataset.hydrated = "true";
+}

@@ -1,0 +1,8 @@
+import { hydrateRoot } from "react-dom/client";
+import AdminApp from "../../ui/admin/AdminApp.tsx";
+
+const root = document.getElementById("root");
+if (root) {
+  hydrateRoot(root, <AdminApp />);
+  document.documentElement.dataset.hydrated = "true";
+}

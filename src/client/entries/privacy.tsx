@@ -1,0 +1,4 @@
+import { boot } from "../boot.tsx";
+import Page from "../../ui/pages/LegalPage.tsx";
+
+boot(Page);

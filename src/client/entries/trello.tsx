@@ -1,0 +1,4 @@
+import { boot } from "../boot.tsx";
+import Page from "../../ui/pages/TrelloPage.tsx";
+
+boot(Page);

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/** Parses "0"/"1"/"true"/"false" style flags. */
+const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
+const optional = z.string().trim().min(1).optional();
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres://").optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  ANALYTICS_TZ: z.string().refine(isTimeZone, "must be an IANA time zone such as America/Sao_Paulo")
+    .default("America/Sao_Paulo"),
+  TRUST_PROXY: flag.default(false),
+  COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name").default("cf-ipcountry"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // Meta pixel and Conversions API: nothing is sent unless both the pixel id and the token are set.
+  META_PIXEL_ID: z.string().regex(/^\d{5,20}$/, "must be the numeric pixel id").optional(),
+  META_ACCESS_TOKEN: optional,
+  META_GRAPH_URL: z.url().default("https://graph.facebook.com/v26.0"),
+  META_TEST_EVENT_CODE: optional,
+  GTM_ID: z.string().regex(/^(GTM|G)-[A-Z0-9]+$/, "must look like GTM-XXXX or G-XXXX").optional(),
+  CONSENT_MODE: z.enum(["opt-in", "none"]).default("opt-in"),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
+  RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+});
+
+export type Config = Omit<z.output<typeof schema>, "PUBLIC_ORIGIN"> & { PUBLIC_ORIGIN: string };
+
+export class ConfigError extends Error {}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Parses the environment once. Empty strings count as unset, so `FOO=` in an env file means "default".
+ * Throws a ConfigError naming every bad variable.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const cleaned = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment configuration:\n${lines.join("\n")}`);
+  }
+  const data = parsed.data;
+  const origin = (data.PUBLIC_ORIGIN ?? `http://localhost:${data.PORT}`).replace(/\/+$/, "");
+  return { ...data, PUBLIC_ORIGIN: new URL(origin).origin };
+}

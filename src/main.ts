@@ -1,0 +1,50 @@
+// Start: config -> db -> migrate -> serve; drain on SIGTERM.
+import { ConfigError, loadConfig } from "./config.ts";
+import { openDb } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { createApp } from "./app.ts";
+import { loadAssets } from "./server/assets.ts";
+import { loadLocales } from "./server/locales.ts";
+import { log, setLogLevel } from "./server/log.ts";
+
+let config;
+try {
+  config = loadConfig(Deno.env.toObject());
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    Deno.exit(1);
+  }
+  throw error;
+}
+
+setLogLevel(config.LOG_LEVEL);
+const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const applied = await migrate(db);
+if (applied.length) log.info("migrations applied", { applied });
+const app = await createApp({ config, db, assets: await loadAssets(), locales: await loadLocales() });
+
+const server = Deno.serve({
+  port: config.PORT,
+  hostname: config.HOST,
+  onListen: ({ hostname, port }) => {
+    const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
+    console.log(
+      `listening on http://${shown}:${port} (${
+        db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
+      })`,
+    );
+  },
+}, app.fetch);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down: finishing in-flight requests", { signal });
+  await server.shutdown(); // stops accepting, waits for in-flight requests
+  await db.close();
+  Deno.exit(0);
+}
+Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));

@@ -1,0 +1,155 @@
+import type { ReactNode } from "react";
+import { renderToReadableStream } from "react-dom/server";
+import type { Context } from "hono";
+import type { i18n } from "i18next";
+import { createI18n, type LangResources } from "../shared/i18n.ts";
+import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
+import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
+import { type PageData, serializePageData } from "../shared/page_data.ts";
+import { SITE } from "../site.ts";
+import { Document, type HeadMeta } from "../ui/Document.tsx";
+import { PAGE_META_KEY, PAGE_NAMESPACES, type PageComponent } from "../ui/pages/registry.ts";
+import { PageRoot } from "../ui/PageRoot.tsx";
+import { NotFoundPage } from "../ui/pages/NotFoundPage.tsx";
+import AdminApp from "../ui/admin/AdminApp.tsx";
+import HomePage from "../ui/pages/HomePage.tsx";
+import PipefyPage from "../ui/pages/PipefyPage.tsx";
+import TrelloPage from "../ui/pages/TrelloPage.tsx";
+import CustomersPage from "../ui/pages/CustomersPage.tsx";
+import LegalPage from "../ui/pages/LegalPage.tsx";
+import type { AppDeps, AppEnv } from "./env.ts";
+import { log } from "./log.ts";
+
+const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
+  home: HomePage,
+  pipefy: PipefyPage,
+  trello: TrelloPage,
+  customers: CustomersPage,
+  terms: LegalPage,
+  privacy: LegalPage,
+};
+
+/** One i18next instance per language and page namespaces: resources are static, so instances are reusable. */
+const i18nCache = new WeakMap<AppDeps["locales"], Map<string, { i18n: i18n; resources: LangResources }>>();
+
+function i18nFor(deps: AppDeps, lang: Lang, page: PageId) {
+  let byKey = i18nCache.get(deps.locales);
+  if (!byKey) i18nCache.set(deps.locales, byKey = new Map());
+  const key = `${lang}:${page}`;
+  let entry = byKey.get(key);
+  if (!entry) {
+    const all = deps.locales[lang];
+    const resources: LangResources = Object.fromEntries(
+      PAGE_NAMESPACES[page].map((ns) => [ns, all[ns] ?? {}]),
+    );
+    entry = { i18n: createI18n(lang, resources), resources };
+    byKey.set(key, entry);
+  }
+  return entry;
+}
+
+function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMeta {
+  const origin = deps.config.PUBLIC_ORIGIN;
+  const metaKey = PAGE_META_KEY[page];
+  const isPublic = PUBLIC_PAGES.includes(page);
+  const text = (k: string) => String(t(`${metaKey}.${k}`));
+  return {
+    title: `${text("title")} | ${SITE.brand}`,
+    description: text("description"),
+    keywords: isPublic ? text("keywords") : undefined,
+    canonical: isPublic ? origin + pagePath(page, lang) : undefined,
+    robots: isPublic ? "index, follow" : "noindex, nofollow",
+    ogLocale: LANG_INFO[lang].ogLocale,
+    ogLocaleAlternates: LANGS.filter((l) => l !== lang).map((l) => LANG_INFO[l].ogLocale),
+    ogImage: `${origin}/og-image.png`,
+    siteName: SITE.brand,
+    alternates: isPublic
+      ? [
+        ...alternates(page).map((a) => ({ hrefLang: LANG_INFO[a.lang].htmlLang, href: origin + a.path })),
+        { hrefLang: "x-default", href: origin + pagePath(page, "pt") },
+      ]
+      : [],
+  };
+}
+
+async function stream(element: ReactNode, status: number, nonce: string): Promise<Response> {
+  const body = await renderToReadableStream(element, {
+    nonce,
+    onError(error) {
+      log.error("render error", { error: String(error), stack: (error as Error)?.stack });
+    },
+  });
+  await body.allReady; // complete HTML for crawlers and a correct status; pages have no suspense waits
+  return new Response(body, {
+    status,
+    headers: { "content-type": "text/html; charset=utf-8" },
+  });
+}
+
+/** Server-renders a page in a language through the real pipeline, ready to hydrate. */
+export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promise<Response> {
+  const deps = c.get("deps");
+  const nonce = c.get("nonce");
+  const { i18n, resources } = i18nFor(deps, lang, page);
+  const entry = deps.assets.entry(page);
+  const styles = deps.assets.entry("styles").css;
+  const meta = headFor(deps, lang, page, i18n.t);
+  const isAdmin = page === "admin";
+  const data: PageData = {
+    lang,
+    page,
+    resources,
+    config: {
+      metaPixelId: deps.config.META_PIXEL_ID ?? null,
+      gtmId: deps.config.GTM_ID ?? null,
+      consentMode: deps.config.CONSENT_MODE,
+    },
+  };
+  const root = isAdmin
+    ? <AdminApp />
+    : <PageRoot i18n={i18n} Page={PUBLIC_COMPONENTS[page]} lang={lang} page={page} />;
+  return stream(
+    <Document
+      htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
+      meta={meta}
+      nonce={nonce}
+      styles={[...styles, ...entry.css]}
+      script={entry.js}
+      preloads={entry.imports}
+      pageData={serializePageData(data)}
+    >
+      {root}
+    </Document>,
+    200,
+    nonce,
+  );
+}
+
+/** The not-found page: status 404, no script (it has nothing to hydrate). */
+export function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response> {
+  const deps = c.get("deps");
+  const nonce = c.get("nonce");
+  const { i18n } = i18nFor(deps, lang, "admin"); // the common namespace only
+  const meta: HeadMeta = {
+    title: `404 Page Not Found | ${SITE.brand}`,
+    description: String(i18n.t("common:notFound.title")),
+    robots: "noindex, nofollow",
+    ogLocale: LANG_INFO[lang].ogLocale,
+    ogLocaleAlternates: [],
+    siteName: SITE.brand,
+    alternates: [],
+  };
+  return stream(
+    <Document
+      htmlLang={LANG_INFO[lang].htmlLang}
+      meta={meta}
+      nonce={nonce}
+      styles={deps.assets.entry("styles").css}
+      preloads={[]}
+    >
+      <PageRoot i18n={i18n} Page={() => <NotFoundPage lang={lang} />} lang={lang} page="home" />
+    </Document>,
+    404,
+    nonce,
+  );
+}

@@ -1,0 +1,28 @@
+import type { Lang } from "./languages.ts";
+import type { LangResources } from "./i18n.ts";
+import type { PageId } from "./routes.ts";
+
+/** What the server embeds in every page for hydration: no extra request is needed to boot. */
+export interface PageData {
+  lang: Lang;
+  page: PageId;
+  resources: LangResources;
+  /** Public, non-secret settings the browser needs. */
+  config: PublicConfig;
+}
+
+export interface PublicConfig {
+  metaPixelId: string | null;
+  gtmId: string | null;
+  consentMode: "opt-in" | "none";
+}
+
+export const PAGE_DATA_ID = "page-data";
+
+/** Serialises for a `<script type="application/json">`: `<` escaped so no input can close the tag. */
+export function serializePageData(data: PageData): string {
+  return JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(
+    /\u2029/g,
+    "\\u2029",
+  );
+}

@@ -1,0 +1,84 @@
+import type { ReactNode } from "react";
+
+export interface HeadMeta {
+  title: string;
+  description: string;
+  keywords?: string;
+  canonical?: string;
+  robots: string;
+  ogLocale: string;
+  ogLocaleAlternates: string[];
+  ogImage?: string;
+  siteName: string;
+  alternates: { hrefLang: string; href: string }[];
+  jsonLd?: unknown[];
+}
+
+export interface DocumentProps {
+  htmlLang: string;
+  meta: HeadMeta;
+  nonce: string;
+  styles: string[];
+  script?: string;
+  preloads: string[];
+  pageData?: string;
+  children: ReactNode;
+}
+
+/** The whole HTML document. Only `#root` is hydrated; the head is server-owned. */
+export function Document(props: DocumentProps) {
+  const { meta, nonce } = props;
+  return (
+    <html lang={props.htmlLang}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{meta.title}</title>
+        <meta name="description" content={meta.description} />
+        {meta.keywords && <meta name="keywords" content={meta.keywords} />}
+        <meta name="robots" content={meta.robots} />
+        <meta name="author" content={meta.siteName} />
+        <meta name="theme-color" content="#075e54" />
+        {meta.canonical && <link rel="canonical" href={meta.canonical} />}
+        {meta.alternates.map((a) => (
+          <link key={a.hrefLang} rel="alternate" hrefLang={a.hrefLang} href={a.href} />
+        ))}
+        <meta property="og:type" content="website" />
+        <meta property="og:title" content={meta.title} />
+        <meta property="og:description" content={meta.description} />
+        {meta.canonical && <meta property="og:url" content={meta.canonical} />}
+        <meta property="og:site_name" content={meta.siteName} />
+        <meta property="og:locale" content={meta.ogLocale} />
+        {meta.ogLocaleAlternates.map((l) => <meta key={l} property="og:locale:alternate" content={l} />)}
+        {meta.ogImage && <meta property="og:image" content={meta.ogImage} />}
+        <meta name="twitter:card" content="summary_large_image" />
+        <meta name="twitter:title" content={meta.title} />
+        <meta name="twitter:description" content={meta.description} />
+        {meta.ogImage && <meta name="twitter:image" content={meta.ogImage} />}
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
+        {meta.jsonLd?.map((data, i) => (
+          <script
+            key={i}
+            type="application/ld+json"
+            nonce={nonce}
+            dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, "\\u003c") }}
+          />
+        ))}
+      </head>
+      <body>
+        <div id="root">{props.children}</div>
+        {props.pageData && (
+          <script
+            id="page-data"
+            type="application/json"
+            nonce={nonce}
+            dangerouslySetInnerHTML={{ __html: props.pageData }}
+          />
+        )}
+        {props.script && <script type="module" src={props.script} nonce={nonce} />}
+      </body>
+    </html>
+  );
+}
