@@ -67,7 +67,8 @@ function openPostgres(url: string, options: DbOptions): Db {
   type Unsafe = { unsafe: (q: string, p?: unknown[]) => Promise<unknown> };
   const wrap = (q: Unsafe): Queryable => ({
     async query<T>(text: string, params: unknown[] = []) {
-      return await q.unsafe(text, params as never[]) as T[];
+      // A plain array, like PGlite returns (postgres.js adds count/columns properties to its result).
+      return Array.from(await q.unsafe(text, params as never[]) as T[]);
     },
     async exec(text: string) {
       await q.unsafe(text); // no parameters: simple protocol, several statements allowed

@@ -1,0 +1,113 @@
+// Browser-test support: the real app (built client, test database) served on a free port, and the system
+// Chromium driven by playwright-core. Tests are skipped, loudly, when Chromium is missing.
+import { type Browser, chromium, type Page } from "playwright-core";
+import { createApp } from "../src/app.ts";
+import { loadAssets } from "../src/server/assets.ts";
+import { loadLocales } from "../src/server/locales.ts";
+import type { AppDeps } from "../src/server/env.ts";
+import type { Db } from "../src/db/client.ts";
+import { testConfig } from "../src/testing/app.ts";
+import { emptyDb } from "../src/testing/db.ts";
+
+export const CHROME_PATH = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";
+export const HAS_CHROME = (() => {
+  try {
+    return Deno.statSync(CHROME_PATH).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+export const CHROME_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
+
+let browser: Promise<Browser> | undefined;
+
+/** One Chromium per test process. */
+export function getBrowser(): Promise<Browser> {
+  browser ??= chromium.launch({ executablePath: CHROME_PATH, args: CHROME_ARGS });
+  return browser;
+}
+
+export interface Served {
+  baseUrl: string;
+  db: Db;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+/** Serves the real app with the built client over an empty PGlite database. */
+export async function serveApp(env: Record<string, string> = {}): Promise<Served> {
+  const db = await emptyDb("pglite");
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deps: AppDeps = {
+    config: testConfig({ PUBLIC_ORIGIN: baseUrl, PORT: String(port), ...env }),
+    db,
+    assets: await loadAssets(),
+    locales: await loadLocales(),
+  };
+  const app = await createApp(deps);
+  const server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, app.fetch);
+  return { baseUrl, db, deps, close: () => server.shutdown() };
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ port: 0, hostname: "127.0.0.1" });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+export interface PageProblems {
+  consoleErrors: string[];
+  failedRequests: string[];
+}
+
+/** Opens a page that records console errors, page errors and failed same-origin requests. */
+export async function openPage(
+  baseUrl: string,
+  viewport = { width: 1366, height: 900 },
+): Promise<{ page: Page; problems: PageProblems; close(): Promise<void> }> {
+  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR" });
+  const page = await context.newPage();
+  const problems: PageProblems = { consoleErrors: [], failedRequests: [] };
+  page.on("console", (msg) => {
+    if (msg.type() === "error") problems.consoleErrors.push(msg.text());
+  });
+  page.on("pageerror", (error) => problems.consoleErrors.push(String(error)));
+  page.on("requestfailed", (req) => {
+    if (req.url().startsWith(baseUrl)) {
+      problems.failedRequests.push(`${req.url()} ${req.failure()?.errorText}`);
+    }
+  });
+  page.on("response", (res) => {
+    if (res.url().startsWith(baseUrl) && res.status() >= 400 && !res.url().includes("/nope")) {
+      problems.failedRequests.push(`${res.url()} ${res.status()}`);
+    }
+  });
+  return { page, problems, close: () => context.close() };
+}
+
+/** Registers a browser test; skipped (and said so) when Chromium is missing. */
+export function browserTest(name: string, fn: () => Promise<void>): void {
+  Deno.test({
+    name: `browser: ${name}`,
+    ignore: !HAS_CHROME,
+    sanitizeResources: false,
+    sanitizeOps: false,
+    fn,
+  });
+}
+
+globalThis.addEventListener("unload", () => {
+  browser?.then((b) => b.close()).catch(() => {});
+});

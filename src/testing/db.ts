@@ -1,0 +1,66 @@
+// Test databases: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. One database per kind per
+// test process (opening PGlite costs ~2 s), emptied before each test.
+import { type Db, openDb } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+
+export type DbKind = "pglite" | "postgres";
+
+const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+/** The database kinds tests run against here. */
+export function dbKinds(): DbKind[] {
+  return TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+}
+
+const shared = new Map<DbKind, Promise<{ db: Db; tables: string[] }>>();
+
+async function open(kind: DbKind): Promise<{ db: Db; tables: string[] }> {
+  let db: Db;
+  if (kind === "postgres") {
+    // A schema of our own, so concurrent test processes never see each other's rows.
+    const schema = `test_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
+    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+    await admin.exec(`create schema ${schema}`);
+    await admin.close();
+    db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max: 4 });
+    globalThis.addEventListener("unload", () => {
+      // Best effort: a leftover schema only costs disk.
+      new Deno.Command("psql", {
+        args: [TEST_DATABASE_URL!, "-qc", `drop schema if exists ${schema} cascade`],
+      })
+        .outputSync();
+    });
+  } else {
+    db = await openDb({});
+  }
+  await migrate(db);
+  const tables = (await db.query<{ table_name: string }>(
+    `select table_name from information_schema.tables
+      where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'schema_migrations'`,
+  )).map((r) => r.table_name);
+  return { db, tables };
+}
+
+/** A migrated, empty database of the given kind (shared within this process, emptied on each call). */
+export async function emptyDb(kind: DbKind): Promise<Db> {
+  let entry = shared.get(kind);
+  if (!entry) shared.set(kind, entry = open(kind));
+  const { db, tables } = await entry;
+  if (tables.length) await db.exec(`truncate table ${tables.join(", ")} restart identity cascade`);
+  return db;
+}
+
+/**
+ * Registers one test per database kind, named `${kind}: ${name}`. The database stays open between tests,
+ * so resource sanitizers are off for these.
+ */
+export function dbTest(name: string, fn: (db: Db, kind: DbKind) => Promise<void>): void {
+  for (const kind of dbKinds()) {
+    Deno.test({
+      name: `${kind}: ${name}`,
+      sanitizeResources: false,
+      sanitizeOps: false,
+      fn: async () => await fn(await emptyDb(kind), kind),
+    });
+  }
+}
