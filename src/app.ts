@@ -23,6 +23,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.use("*", await serveStatic());
 
   app.route("/", health);
+  // API sub-apps are mounted here, before the catch-all below.
   app.all("/api/*", () => {
     throw new NotFound();
   });

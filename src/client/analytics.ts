@@ -1,0 +1,6 @@
+/** Pushes an analytics event (name, category, label) to the tag manager's data layer (spec section 7). */
+export function trackEvent(event: string, category: string, label: string): void {
+  const w = globalThis as unknown as { dataLayer?: unknown[] };
+  w.dataLayer ??= [];
+  w.dataLayer.push({ event, event_category: category, event_label: label });
+}

@@ -1,0 +1,80 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from "./errors.ts";
+
+/** Turns zod issues into `{ field: message }`, the shape every 400 answer uses. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join(".") : "body";
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+/** Parses `value` with `schema` or throws a ValidationError naming each bad field. */
+export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
+  return parsed.data;
+}
+
+export interface ReadJsonOptions {
+  /** Largest body accepted, in bytes (413 above). */
+  maxBytes: number;
+  /** Also accept `text/plain` (sendBeacon with a string body sends it). */
+  allowTextPlain?: boolean;
+}
+
+/**
+ * Reads a JSON body: 415 for another content type, 413 over `maxBytes` (counted while streaming, so a
+ * lying Content-Length does not help), 400 for malformed JSON or a schema mismatch.
+ */
+export async function readJson<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  options: ReadJsonOptions,
+): Promise<z.output<S>> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json" && !(options.allowTextPlain && type === "text/plain")) {
+    throw new UnsupportedMediaType("application/json");
+  }
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > options.maxBytes) throw new PayloadTooLarge(options.maxBytes);
+  const text = await readLimited(c.req.raw, options.maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ValidationError({ body: "must be valid JSON" });
+  }
+  return parseOr400(schema, value);
+}
+
+async function readLimited(req: Request, maxBytes: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+  } catch {
+    throw new ValidationError({ body: "must be UTF-8" });
+  }
+}
