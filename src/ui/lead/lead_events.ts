@@ -9,3 +9,10 @@ export const LEAD_OPEN_EVENT = "lead:open";
 export function openLeadModal(intent: LeadIntent): void {
   globalThis.dispatchEvent(new CustomEvent<LeadIntent>(LEAD_OPEN_EVENT, { detail: intent }));
 }
+
+export const CONSENT_OPEN_EVENT = "consent:open";
+
+/** Re-opens the consent choice (the footer's privacy-preferences button); the consent banner listens. */
+export function openConsentSettings(): void {
+  globalThis.dispatchEvent(new CustomEvent(CONSENT_OPEN_EVENT));
+}
