@@ -7,6 +7,7 @@ import { serveStatic } from "./server/static.ts";
 import { NotFound } from "./server/errors.ts";
 import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
+import { adminApi } from "./routes/api/admin.ts";
 
 /**
  * Builds the application. Order: request id, nonce and security headers; compression; static files;
@@ -24,6 +25,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
 
   app.route("/", health);
   // API sub-apps are mounted here, before the catch-all below.
+  app.route("/api/admin", adminApi);
   app.all("/api/*", () => {
     throw new NotFound();
   });

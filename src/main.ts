@@ -1,4 +1,4 @@
-// Start: config -> db -> migrate -> serve; drain on SIGTERM.
+// Start: config -> db -> migrate -> bootstrap admin -> serve; drain on SIGTERM.
 import { ConfigError, loadConfig } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
 import { log, setLogLevel } from "./server/log.ts";
+import { bootstrapAdmin } from "./services/auth.ts";
 
 let config;
 try {
@@ -22,6 +23,9 @@ setLogLevel(config.LOG_LEVEL);
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 const applied = await migrate(db);
 if (applied.length) log.info("migrations applied", { applied });
+if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
+  log.info("administrator created from ADMIN_EMAIL");
+}
 const app = await createApp({ config, db, assets: await loadAssets(), locales: await loadLocales() });
 
 const server = Deno.serve({

@@ -1,0 +1,85 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../server/env.ts";
+import { readJson } from "../../server/body.ts";
+import { clientIp } from "../../server/client_ip.ts";
+import { log } from "../../server/log.ts";
+import {
+  adminGuard,
+  adminSession,
+  clearSessionCookie,
+  loadSession,
+  requireAdmin,
+  setSessionCookie,
+} from "../../server/middleware/session.ts";
+import { BadCredentials, changePassword, login, WrongCurrentPassword } from "../../services/auth.ts";
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../services/passwords.ts";
+import { invalidateSession } from "../../services/sessions.ts";
+import { visitorKey } from "../../services/visitor_key.ts";
+
+const BODY_LIMIT = 4096;
+
+const loginSchema = z.object({
+  email: z.string().trim().min(1, "required").max(254, "too long"),
+  password: z.string().min(1, "required").max(
+    MAX_PASSWORD_LENGTH,
+    `at most ${MAX_PASSWORD_LENGTH} characters`,
+  ),
+});
+
+const changeSchema = z.object({
+  currentPassword: z.string().min(1, "required").max(MAX_PASSWORD_LENGTH, "too long"),
+  newPassword: z.string()
+    .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+
+/** Sign-in, session check, sign-out and password change (spec section 7, administrator table). */
+export const adminApi = new Hono<AppEnv>();
+adminApi.use("*", adminGuard());
+
+adminApi.post("/login", async (c) => {
+  const { db, config } = c.get("deps");
+  const now = c.get("deps").now?.() ?? new Date();
+  const body = await readJson(c, loginSchema, { maxBytes: BODY_LIMIT });
+  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  try {
+    const { token, session } = await login(db, { ...body, clientKey, now });
+    setSessionCookie(c, token, session.expiresAt);
+    log.info("admin login");
+    return c.json({ success: true, message: "Login realizado com sucesso" });
+  } catch (error) {
+    if (error instanceof BadCredentials) {
+      log.warn("admin login failed");
+      return c.json({ success: false, message: error.message }, 401);
+    }
+    throw error;
+  }
+});
+
+adminApi.get("/check-auth", loadSession(), (c) => {
+  const session = c.get("session");
+  return c.json({ isAuthenticated: Boolean(session), email: session?.email ?? null });
+});
+
+adminApi.post("/logout", loadSession(), async (c) => {
+  const session = c.get("session");
+  if (session) await invalidateSession(c.get("deps").db, session.id);
+  clearSessionCookie(c);
+  return c.json({ success: true, message: "Logout realizado com sucesso" });
+});
+
+adminApi.post("/change-password", requireAdmin(), async (c) => {
+  const session = adminSession(c);
+  const body = await readJson(c, changeSchema, { maxBytes: BODY_LIMIT });
+  try {
+    await changePassword(c.get("deps").db, session, body.currentPassword, body.newPassword);
+  } catch (error) {
+    if (error instanceof WrongCurrentPassword) {
+      return c.json({ success: false, message: error.message }, 400);
+    }
+    throw error;
+  }
+  log.info("admin password changed");
+  return c.json({ success: true, message: "Senha alterada com sucesso" });
+});

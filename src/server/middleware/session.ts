@@ -1,0 +1,91 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import type { AppEnv } from "../env.ts";
+import { Forbidden, Unauthorized } from "../errors.ts";
+import { sameOrigin } from "./same_origin.ts";
+import { type Session, SESSION_DAYS, validateSessionToken } from "../../services/sessions.ts";
+
+/** Name of the administrator's session cookie. */
+export const SESSION_COOKIE = "admin_session";
+
+function nowOf(c: Context<AppEnv>): Date {
+  return c.get("deps").now?.() ?? new Date();
+}
+
+/** Sends the session cookie: HttpOnly, SameSite=Lax, Path=/, Secure when the public origin is https. */
+export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
+  setCookie(c, SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "Lax",
+    path: "/",
+    secure: c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:"),
+    expires: expiresAt,
+    maxAge: SESSION_DAYS * 86_400,
+  });
+}
+
+/** Tells the browser to forget the session cookie. */
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, SESSION_COOKIE, {
+    path: "/",
+    secure: c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:"),
+  });
+}
+
+/**
+ * Resolves the session cookie (if any) into `c.var.session`, re-sending the cookie when the session was
+ * extended and clearing it when it is dead. Never refuses a request itself.
+ */
+export function loadSession(): MiddlewareHandler<AppEnv> {
+  return async function loadSessionMiddleware(c, next) {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) {
+      const result = await validateSessionToken(c.get("deps").db, token, nowOf(c));
+      if (result) {
+        c.set("session", result.session);
+        if (result.renewed) setSessionCookie(c, token, result.session.expiresAt);
+      } else {
+        clearSessionCookie(c);
+      }
+    }
+    await next();
+  };
+}
+
+/** Admin-only routes: a valid session or 401 JSON (the session is then in `c.var.session`). */
+export function requireAdmin(): MiddlewareHandler<AppEnv> {
+  const load = loadSession();
+  return async function requireAdminMiddleware(c, next) {
+    await load(c, async () => {
+      if (!c.get("session")) throw new Unauthorized();
+      await next();
+    });
+  };
+}
+
+/** The current session inside a route guarded by `requireAdmin()`. */
+export function adminSession(c: Context<AppEnv>): Session {
+  const session = c.get("session");
+  if (!session) throw new Unauthorized();
+  return session;
+}
+
+/**
+ * Every admin response: `Cache-Control: no-store`; state-changing requests must be JSON from our own origin
+ * (ARCHITECTURE "CSRF": Hono's csrf() ignores JSON requests, so this checks both), else 403.
+ */
+export function adminGuard(): MiddlewareHandler<AppEnv> {
+  return async function adminGuardMiddleware(c, next) {
+    const safe = c.req.method === "GET" || c.req.method === "HEAD";
+    if (!safe) {
+      await sameOrigin({ origin: c.get("deps").config.PUBLIC_ORIGIN })(c, async () => {});
+      const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (type !== "application/json") throw new Forbidden("admin requests must be application/json");
+    }
+    try {
+      await next();
+    } finally {
+      c.header("cache-control", "no-store");
+    }
+  };
+}
