@@ -36,8 +36,21 @@ async function newerThan(dir: URL, time: number): Promise<boolean> {
   return false;
 }
 
+/**
+ * Stylesheets import npm packages (the self-hosted font) that no TypeScript module imports, so Deno
+ * has not necessarily put them in node_modules yet: install the import map once when one is missing.
+ */
+async function ensureCssPackages(): Promise<void> {
+  const font = new URL("node_modules/@fontsource-variable/inter/package.json", root);
+  if (await Deno.stat(font).then(() => true, () => false)) return;
+  const { code } = await new Deno.Command(Deno.execPath(), { args: ["install"], cwd: root.pathname })
+    .output();
+  if (code !== 0) throw new Error("`deno install` failed: the font package could not be installed");
+}
+
 /** Builds everything into static/assets/ and returns what it wrote. */
 export async function build(): Promise<BuildResult> {
+  await ensureCssPackages();
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
   const entryPoints: Record<string, string> = {};
   for await (const entry of Deno.readDir(entriesDir)) {

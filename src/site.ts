@@ -2,6 +2,42 @@
  * Business data that is not translation text. A site owner rebrands by editing this file only;
  * copy in every language lives in `locales/`.
  */
+import type { Lang } from "./shared/languages.ts";
+
+export type PlanKey = "micro" | "pro" | "premium";
+export type SectorKey =
+  | "consulting"
+  | "restaurants"
+  | "events"
+  | "crypto"
+  | "wellness"
+  | "security"
+  | "energy"
+  | "clinic"
+  | "autoParts"
+  | "electrical"
+  | "education"
+  | "hotelConsulting"
+  | "digitalMarketing"
+  | "food"
+  | "agribusiness"
+  | "technology"
+  | "outdoorMedia"
+  | "realEstate"
+  | "metallurgy"
+  | "diagnostics"
+  | "services"
+  | "fleet"
+  | "association"
+  | "legal";
+
+const WHATSAPP_NUMBER = "5511940039120";
+
+/** A wa.me link that opens WhatsApp with a prefilled message. */
+export function whatsappLink(text: string): string {
+  return `https://wa.me/${WHATSAPP_NUMBER}?text=${encodeURIComponent(text)}`;
+}
+
 export const SITE = {
   brand: "ZapFlow",
   legalName: "ZapFlow Tecnologia Ltda.",
@@ -9,7 +45,7 @@ export const SITE = {
   supportEmail: "suporte@zapflow.com.br",
   phoneDisplay: "+55 (11) 4003-9120",
   phoneE164: "+551140039120",
-  whatsappNumber: "5511940039120",
+  whatsappNumber: WHATSAPP_NUMBER,
   address: "Av. Paulista, 1636, Conj. 1504, Bela Vista, São Paulo - SP, 01310-200",
   loginUrl: "https://app.zapflow.com.br/login",
   apiDocsUrl: "https://docs.zapflow.com.br",
@@ -21,5 +57,101 @@ export const SITE = {
     linkedin: "https://www.linkedin.com/company/zapflow",
     youtube: "https://www.youtube.com/@zapflow",
     facebook: "https://www.facebook.com/zapflow",
+  },
+  /** Prefilled WhatsApp texts, per language. */
+  whatsappMessages: {
+    specialist: {
+      pt: "Olá! Quero falar com um especialista sobre a automação de WhatsApp da ZapFlow.",
+      en: "Hi! I would like to talk to a specialist about ZapFlow's WhatsApp automation.",
+      es: "¡Hola! Quiero hablar con un especialista sobre la automatización de WhatsApp de ZapFlow.",
+    },
+    pipefy: {
+      pt: "Olá! Quero saber mais sobre a integração do WhatsApp com o Pipefy.",
+      en: "Hi! I would like to know more about the WhatsApp integration with Pipefy.",
+      es: "¡Hola! Quiero saber más sobre la integración de WhatsApp con Pipefy.",
+    },
+    trello: {
+      pt: "Olá! Quero saber mais sobre a integração do WhatsApp com o Trello.",
+      en: "Hi! I would like to know more about the WhatsApp integration with Trello.",
+      es: "¡Hola! Quiero saber más sobre la integración de WhatsApp con Trello.",
+    },
+  } satisfies Record<string, Record<Lang, string>>,
+  /** Subscription plans; names, prices and limits are translation text (`home:pricing.plans.*`). */
+  plans: [
+    { key: "micro", checkoutUrl: "https://app.zapflow.com.br/checkout/micro", highlighted: false },
+    { key: "pro", checkoutUrl: "https://app.zapflow.com.br/checkout/pro", highlighted: true },
+    { key: "premium", checkoutUrl: "https://app.zapflow.com.br/checkout/premium", highlighted: false },
+  ] as { key: PlanKey; checkoutUrl: string; highlighted: boolean }[],
+  /** YouTube ids and start times (seconds). */
+  videos: {
+    homeDemo: { id: "Qm7dXb3nZ1E", start: 325 },
+    homeList: ["r8N2kT4pL0w", "Hc5vYq1mB7s", "u3JfW9xZp2k"],
+    pipefyDemo: { id: "pF8kR2mX7aQ", start: 2 },
+    trelloDemo: { id: "tR4nL9vB3cW", start: 0 },
+    pipefyTutorials: [
+      "a1Pf9kXy2Lm",
+      "b2Qg8jWz3Kn",
+      "c3Rh7iVa4Jo",
+      "d4Si6hUb5Ip",
+      "e5Tj5gTc6Hq",
+      "f6Uk4fSd7Gr",
+    ],
+    trelloTutorials: [
+      "g7Vl3eRe8Fs",
+      "h8Wm2dQf9Et",
+      "i9Xn1cPg0Du",
+      "j0Yo0bOh1Cv",
+      "k1Zp9aNi2Bw",
+      "l2Aq8zMj3Ax",
+    ],
+  },
+  /** Customers shown on the customers page; a missing logo falls back to an initials tile. */
+  customers: [
+    { name: "Vértice Consultoria", sector: "consulting", logo: "/logos/vertice.svg" },
+    { name: "Sabor da Vila", sector: "restaurants", logo: "/logos/sabor-da-vila.svg" },
+    { name: "Palco Ingressos", sector: "events", logo: "/logos/palco.svg" },
+    { name: "CriptoNorte", sector: "crypto", logo: "/logos/criptonorte.svg" },
+    { name: "Equilíbrio Spa", sector: "wellness", logo: "/logos/equilibrio.svg" },
+    { name: "Guardião Segurança", sector: "security", logo: "/logos/guardiao.svg" },
+    { name: "Solaris Energia", sector: "energy", logo: "/logos/solaris.svg" },
+    { name: "Clínica Bem Viver", sector: "clinic", logo: "/logos/bem-viver.svg" },
+    { name: "Rota Autopeças", sector: "autoParts", logo: "/logos/rota.svg" },
+    { name: "Fio Forte Materiais Elétricos", sector: "electrical", logo: "/logos/fio-forte.svg" },
+    { name: "Instituto Saber", sector: "education", logo: "/logos/saber.svg" },
+    { name: "Hospeda Consultoria Hoteleira", sector: "hotelConsulting", logo: "/logos/hospeda.svg" },
+    { name: "Pulso Digital", sector: "digitalMarketing", logo: "/logos/pulso.svg" },
+    { name: "Grão Dourado Alimentos", sector: "food", logo: "/logos/grao-dourado.svg" },
+    { name: "Terra Viva Agro", sector: "agribusiness", logo: "/logos/terra-viva.svg" },
+    { name: "Nuvem Tech", sector: "technology", logo: "/logos/nuvem.svg" },
+    { name: "Painel Mídia Exterior", sector: "outdoorMedia", logo: "/logos/painel.svg" },
+    { name: "Chave Imóveis", sector: "realEstate", logo: "/logos/chave.svg" },
+    { name: "Aço Prime Metalurgia", sector: "metallurgy", logo: "/logos/aco-prime.svg" },
+    { name: "LabVida Diagnósticos", sector: "diagnostics", logo: "/logos/labvida.svg" },
+    { name: "Mão Certa Serviços", sector: "services", logo: "/logos/mao-certa.svg" },
+    { name: "FrotaMax", sector: "fleet", logo: "/logos/frotamax.svg" },
+    { name: "Associação Comercial Paulista Sul", sector: "association", logo: "/logos/acps.svg" },
+    { name: "Moura & Lima Advogados", sector: "legal", logo: "/logos/moura-lima.svg" },
+    { name: "Orbe Tecnologia", sector: "technology", logo: "/logos/orbe.svg" },
+  ] as { name: string; sector: SectorKey; logo: string }[],
+  /** Testimonials: quotes are translation text (`home:testimonials.items.{key}`). */
+  testimonials: [
+    { key: "clinic", name: "Mariana Souza", company: "Clínica Bem Viver", rating: 5 },
+    { key: "retail", name: "Ricardo Almeida", company: "Rota Autopeças", rating: 5 },
+    { key: "education", name: "Fernanda Lima", company: "Instituto Saber", rating: 5 },
+  ],
+  /** The Pipefy page's plan table: messages per month and monthly price in BRL. */
+  planTable: [
+    { key: "start", messages: 1000, price: 147, featured: false },
+    { key: "growth", messages: 3000, price: 297, featured: true },
+    { key: "scale", messages: 7000, price: 497, featured: false },
+    { key: "enterprise", messages: 15000, price: 827, featured: false },
+  ],
+  /** Structured data (JSON-LD): offers, validity and rating. */
+  structuredData: {
+    offerPrices: [147, 297, 497, 827],
+    currency: "BRL",
+    priceValidUntil: "2027-12-31",
+    ratingValue: 4.9,
+    ratingCount: 150,
   },
 } as const;

@@ -1,15 +1,248 @@
+import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { homeAnchor } from "../../shared/routes.ts";
+import { SITE, whatsappLink } from "../../site.ts";
+import { trackEvent } from "../../client/analytics.ts";
+import { handleAnchorClick } from "../site/anchors.ts";
+import { Icon, type IconName } from "../site/Icon.tsx";
+import { SectionHeader } from "../site/SectionHeader.tsx";
+import { VideoCard, VideoFacade } from "../site/VideoFacade.tsx";
+import { PricingSection } from "../site/PricingSection.tsx";
+import { Faq } from "../site/Faq.tsx";
+import { ChannelLink, Stars } from "../site/bits.tsx";
 
-/** The home page. */
+const FEATURES: { key: string; icon: IconName }[] = [
+  { key: "whatsappBusiness", icon: "chat" },
+  { key: "cloudApi", icon: "bolt" },
+  { key: "groups", icon: "users" },
+  { key: "websiteChat", icon: "globe" },
+  { key: "email", icon: "mail" },
+  { key: "instagram", icon: "camera" },
+];
+
+type Stat = { value: string; label: string };
+
+/** The home page: every section of the spec, in its order. */
 export default function HomePage({ lang, page }: PageProps) {
   const { t } = useTranslation("home");
+  const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];
+  const cta = (label: string) => (e: MouseEvent<HTMLAnchorElement>) => {
+    trackEvent("cta_click", "home", label);
+    handleAnchorClick(e, e.currentTarget.href);
+  };
   return (
     <Layout lang={lang} page={page}>
-      <section className="container section">
-        <h1>{t("meta.title")}</h1>
-        <p>{t("meta.description")}</p>
+      <section className="hero" aria-labelledby="hero-title">
+        <div className="container hero-grid">
+          <div className="hero-copy">
+            <p className="pill">
+              <Icon name="star" size={16} /> {t("hero.badge")}
+            </p>
+            <h1 id="hero-title">{t("hero.title")}</h1>
+            <p className="lead">{t("hero.subtitle")}</p>
+            <div className="actions" id="hero-cta">
+              <a
+                className="btn btn-primary btn-lg"
+                href={homeAnchor(lang, "precos")}
+                onClick={cta("hero_primary")}
+              >
+                {t("hero.primary")} <Icon name="arrow" size={18} />
+              </a>
+              <a
+                className="btn btn-ghost btn-lg"
+                href={homeAnchor(lang, "video-demo")}
+                onClick={cta("hero_demo")}
+              >
+                <Icon name="play" size={18} /> {t("hero.secondary")}
+              </a>
+            </div>
+            <p className="hero-note">{t("hero.trial")}</p>
+            <dl className="hero-stats">
+              {list<Stat>("hero.stats").map((s) => (
+                <div key={s.label}>
+                  <dt>{s.label}</dt>
+                  <dd>{s.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+          <div className="phone-mock" aria-hidden="true">
+            <div className="phone-head">
+              <span className="phone-avatar">Z</span>
+              <span>
+                <strong>{t("hero.chat.title")}</strong>
+                <small>{t("hero.chat.status")}</small>
+              </span>
+            </div>
+            <div className="phone-body">
+              <p className="bubble in">{t("hero.chat.customer")}</p>
+              <p className="bubble out">{t("hero.chat.bot")}</p>
+              <p className="bubble in">{t("hero.chat.customer2")}</p>
+              <p className="bubble out">{t("hero.chat.bot2")}</p>
+            </div>
+          </div>
+        </div>
+      </section>
+
+      <section id="funcionalidades" className="section" aria-labelledby="features-title">
+        <div className="container">
+          <SectionHeader
+            id="features-title"
+            eyebrow={t("features.eyebrow")}
+            title={t("features.title")}
+            subtitle={t("features.subtitle")}
+          />
+          <div className="card-grid three">
+            {FEATURES.map(({ key, icon }) => (
+              <article className="card feature-card" key={key} data-feature={key}>
+                <span className="icon-badge">
+                  <Icon name={icon} />
+                </span>
+                <h3>{t(`features.items.${key}.title`)}</h3>
+                <p>{t(`features.items.${key}.description`)}</p>
+                <ul className="check-list">
+                  {list<string>(`features.items.${key}.benefits`).map((b) => (
+                    <li key={b}>
+                      <Icon name="check" size={18} /> {b}
+                    </li>
+                  ))}
+                </ul>
+              </article>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section id="automacao" className="section soft" aria-labelledby="automation-title">
+        <div className="container split">
+          <div>
+            <SectionHeader
+              id="automation-title"
+              eyebrow={t("automation.eyebrow")}
+              title={t("automation.title")}
+              subtitle={t("automation.subtitle")}
+              center={false}
+            />
+            <dl className="big-stats">
+              {list<Stat>("automation.stats").map((s) => (
+                <div key={s.label}>
+                  <dt>{s.label}</dt>
+                  <dd>{s.value}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+          <ol className="steps-list">
+            {list<{ title: string; text: string }>("automation.points").map((p, i) => (
+              <li key={p.title}>
+                <span className="step-number" aria-hidden="true">{i + 1}</span>
+                <div>
+                  <h3>{p.title}</h3>
+                  <p>{p.text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </div>
+      </section>
+
+      <section id="video-demo" className="section" aria-labelledby="demo-title">
+        <div className="container narrow">
+          <SectionHeader
+            id="demo-title"
+            eyebrow={t("demo.eyebrow")}
+            title={t("demo.title")}
+            subtitle={t("demo.subtitle")}
+          />
+          <VideoFacade
+            id={SITE.videos.homeDemo.id}
+            start={SITE.videos.homeDemo.start}
+            title={t("demo.videoTitle")}
+          />
+        </div>
+      </section>
+
+      <PricingSection lang={lang} />
+
+      <section id="videos" className="section" aria-labelledby="videos-title">
+        <div className="container">
+          <SectionHeader
+            id="videos-title"
+            eyebrow={t("videos.eyebrow")}
+            title={t("videos.title")}
+            subtitle={t("videos.subtitle")}
+          />
+          <div className="card-grid three">
+            {SITE.videos.homeList.map((id, i) => (
+              <VideoCard key={id} id={id} index={i} title={list<string>("videos.items")[i]} />
+            ))}
+          </div>
+          <ChannelLink />
+        </div>
+      </section>
+
+      <section id="depoimentos" className="section soft" aria-labelledby="testimonials-title">
+        <div className="container">
+          <SectionHeader
+            id="testimonials-title"
+            eyebrow={t("testimonials.eyebrow")}
+            title={t("testimonials.title")}
+            subtitle={t("testimonials.subtitle")}
+          />
+          <div className="card-grid three">
+            {SITE.testimonials.map((item) => (
+              <figure className="card testimonial" key={item.key}>
+                <Stars value={item.rating} />
+                <blockquote>
+                  <p>{t(`testimonials.items.${item.key}.quote`)}</p>
+                </blockquote>
+                <figcaption>
+                  <span className="avatar" aria-hidden="true">
+                    {item.name.split(" ").map((w) => w[0]).join("").slice(0, 2)}
+                  </span>
+                  <span>
+                    <strong>{item.name}</strong>
+                    <small>{t(`testimonials.items.${item.key}.role`)}, {item.company}</small>
+                  </span>
+                </figcaption>
+              </figure>
+            ))}
+          </div>
+        </div>
+      </section>
+
+      <section id="faq" className="section" aria-labelledby="faq-title">
+        <div className="container narrow">
+          <SectionHeader id="faq-title" eyebrow={t("faq.eyebrow")} title={t("faq.title")} />
+          <Faq items={list<{ q: string; a: string }>("faq.items")} />
+        </div>
+      </section>
+
+      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
+        <div className="container center">
+          <h2 id="final-title">{t("finalCta.title")}</h2>
+          <p className="lead">{t("finalCta.subtitle")}</p>
+          <div className="actions center">
+            <a
+              className="btn btn-light btn-lg"
+              href={homeAnchor(lang, "precos")}
+              onClick={cta("final_plans")}
+            >
+              {t("finalCta.primary")}
+            </a>
+            <a
+              className="btn btn-outline-light btn-lg"
+              href={whatsappLink(SITE.whatsappMessages.specialist[lang])}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={() => trackEvent("channel_click", "whatsapp", "home_final")}
+            >
+              <Icon name="chat" size={18} /> {t("finalCta.secondary")}
+            </a>
+          </div>
+        </div>
       </section>
     </Layout>
   );

@@ -1,0 +1,76 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { trackEvent } from "../../client/analytics.ts";
+import { Icon } from "./Icon.tsx";
+
+/**
+ * A light stand-in for a YouTube player: a styled poster and a play button. The privacy-enhanced player
+ * (youtube-nocookie) loads only when the visitor asks for it, so the page never waits on YouTube and
+ * still looks complete when YouTube is unreachable.
+ */
+export function VideoFacade({ id, start, title }: { id: string; start: number; title: string }) {
+  const { t } = useTranslation("common");
+  const [playing, setPlaying] = useState(false);
+  if (playing) {
+    const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(id)}?start=${start}` +
+      "&autoplay=1&rel=0&modestbranding=1";
+    return (
+      <div className="video-frame">
+        <iframe
+          src={src}
+          title={title}
+          allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture"
+          allowFullScreen
+          referrerPolicy="strict-origin-when-cross-origin"
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="video-frame">
+      <button
+        type="button"
+        className="video-poster"
+        data-video-id={id}
+        data-start={start}
+        onClick={() => {
+          trackEvent("video_click", "video", title);
+          setPlaying(true);
+        }}
+      >
+        <span className="video-poster-title">{title}</span>
+        <span className="video-play">
+          <Icon name="play" size={34} />
+        </span>
+        <span className="visually-hidden">{t("video.play", { title })}</span>
+      </button>
+    </div>
+  );
+}
+
+/** A tutorial card: a styled thumbnail that links to the video's page on YouTube. */
+export function VideoCard({ id, title, index }: { id: string; title: string; index: number }) {
+  const { t } = useTranslation("common");
+  return (
+    <a
+      className="video-card"
+      href={`https://www.youtube.com/watch?v=${encodeURIComponent(id)}`}
+      target="_blank"
+      rel="noopener noreferrer"
+      onClick={() => trackEvent("video_click", "tutorial", title)}
+    >
+      <span className={`video-thumb thumb-${index % 3}`} aria-hidden="true">
+        <span className="video-thumb-number">{String(index + 1).padStart(2, "0")}</span>
+        <span className="video-play small">
+          <Icon name="play" size={22} />
+        </span>
+      </span>
+      <span className="video-card-body">
+        <span className="video-card-title">{title}</span>
+        <span className="video-card-cta">
+          {t("video.watchOnYoutube")} <span className="visually-hidden">{t("nav.newTab")}</span>
+        </span>
+      </span>
+    </a>
+  );
+}

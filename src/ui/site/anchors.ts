@@ -1,0 +1,39 @@
+/** Spec section 9: an anchor scroll is retried once, 100 ms later, if the target was not there yet. */
+export const ANCHOR_RETRY_MS = 100;
+
+function prefersReducedMotion(): boolean {
+  return globalThis.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
+}
+
+/** Smoothly scrolls to `#id` (instantly under reduced motion), retrying once after 100 ms. */
+export function scrollToAnchor(id: string): void {
+  const go = () => {
+    const target = document.getElementById(id);
+    if (!target) return false;
+    target.scrollIntoView({ behavior: prefersReducedMotion() ? "auto" : "smooth", block: "start" });
+    return true;
+  };
+  if (go()) {
+    history.pushState(null, "", `#${id}`);
+    // Late layout (fonts, images) can move the target while the first scroll runs: check once more.
+    setTimeout(() => {
+      const target = document.getElementById(id);
+      if (target && Math.abs(target.getBoundingClientRect().top) > 120) go();
+    }, ANCHOR_RETRY_MS);
+  } else {
+    setTimeout(go, ANCHOR_RETRY_MS);
+  }
+}
+
+/**
+ * Click handler for links to an anchor: when the link points at this page, scroll in place instead of
+ * reloading. Returns true when it handled the click.
+ */
+export function handleAnchorClick(event: { preventDefault(): void }, href: string): boolean {
+  const url = new URL(href, location.href);
+  const samePage = url.pathname.replace(/\/$/, "") === location.pathname.replace(/\/$/, "");
+  if (!url.hash || !samePage) return false;
+  event.preventDefault();
+  scrollToAnchor(url.hash.slice(1));
+  return true;
+}
