@@ -3,11 +3,15 @@ import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./server/env.ts";
 import { errorHandler } from "./server/error_handler.ts";
 import { securityHeaders } from "./server/middleware/headers.ts";
+import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { NotFound } from "./server/errors.ts";
 import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { adminApi } from "./routes/api/admin.ts";
+import { leadsApi } from "./routes/api/leads.ts";
+import { trackingApi } from "./routes/api/tracking.ts";
+import { metaApi } from "./routes/api/meta.ts";
 
 /**
  * Builds the application. Order: request id, nonce and security headers; compression; static files;
@@ -19,13 +23,22 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
     c.set("deps", deps);
     await next();
   });
-  app.use("*", securityHeaders({ publicOrigin: deps.config.PUBLIC_ORIGIN }));
+  app.use(
+    "*",
+    securityHeaders({
+      publicOrigin: deps.config.PUBLIC_ORIGIN,
+      extraSources: thirdPartySources(deps.config),
+    }),
+  );
   app.use("*", compress());
   app.use("*", await serveStatic());
 
   app.route("/", health);
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/admin", adminApi);
+  app.route("/", leadsApi(deps.config.PUBLIC_ORIGIN));
+  app.route("/", trackingApi(deps.config.PUBLIC_ORIGIN));
+  app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
   app.all("/api/*", () => {
     throw new NotFound();
   });

@@ -7,6 +7,7 @@ import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
 import { log, setLogLevel } from "./server/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
+import { startMetaWorker } from "./services/meta.ts";
 
 let config;
 try {
@@ -41,12 +42,16 @@ const server = Deno.serve({
   },
 }, app.fetch);
 
+// Delivers queued Meta events in the background (a no-op without pixel id and token).
+const metaWorker = startMetaWorker(db, config);
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info("shutting down: finishing in-flight requests", { signal });
   await server.shutdown(); // stops accepting, waits for in-flight requests
+  await metaWorker.stop(); // lets a delivery in progress record its outcome
   await db.close();
   Deno.exit(0);
 }

@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../../server/env.ts";
+import { readJson } from "../../server/body.ts";
+import { sameOrigin } from "../../server/middleware/same_origin.ts";
+import { LIMITS } from "../../services/rate_limit.ts";
+import { saveLead } from "../../services/leads.ts";
+import { EMAIL_PATTERN, requiredText, text, token, utm } from "./schemas.ts";
+import { isBotRequest, limitAndKey, metaClient, nowOf } from "./visitor.ts";
+
+export const LEAD_MAX_BYTES = 16 * 1024;
+
+/** Body of POST /api/leads (spec section 7, plus the idempotency key, Meta event id and honeypot). */
+export const leadBody = z.strictObject({
+  name: requiredText(120),
+  email: requiredText(254).refine((v) => EMAIL_PATTERN.test(v), "must be a valid e-mail address"),
+  whatsapp: requiredText(40),
+  plan: text(60),
+  utmSource: utm,
+  utmCampaign: utm,
+  utmMedium: utm,
+  page: text(2000).nullish(),
+  idempotencyKey: token(100).nullish(),
+  eventId: token(100).nullish(),
+  // Honeypot: hidden from people, so anything here was typed by a bot.
+  website: z.string().max(2000).nullish(),
+});
+
+/** POST /api/leads: same origin only; 201 `{ id }` once the lead is committed. */
+export function leadsApi(origin: string): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("/api/leads", sameOrigin({ origin }));
+  app.post("/api/leads", async (c) => {
+    const bot = isBotRequest(c);
+    if (!bot) await limitAndKey(c, LIMITS.leads);
+    const body = await readJson(c, leadBody, { maxBytes: LEAD_MAX_BYTES });
+    const headers = { "cache-control": "no-store" };
+    // Bots and honeypot fills get the same answer as people, so they learn nothing from it.
+    if (bot || body.website) return c.json({ id: 0 }, 201, headers);
+    const deps = c.get("deps");
+    const { id } = await saveLead(deps.db, deps.config, {
+      name: body.name,
+      email: body.email,
+      whatsapp: body.whatsapp,
+      plan: body.plan,
+      utmSource: body.utmSource,
+      utmCampaign: body.utmCampaign,
+      utmMedium: body.utmMedium,
+      page: body.page || null,
+      idempotencyKey: body.idempotencyKey ?? null,
+      eventId: body.eventId ?? null,
+    }, { client: metaClient(c), now: nowOf(c) });
+    return c.json({ id }, 201, headers);
+  });
+  return app;
+}

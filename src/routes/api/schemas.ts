@@ -1,0 +1,30 @@
+// Zod building blocks for the public POST bodies: trimmed text with a length cap that refuses NUL and
+// other control characters (they have no business in a name or a URL and break logs and CSV exports).
+import { z } from "zod";
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** Trimmed text of at most `max` characters, no control characters; may be empty. */
+export function text(max: number) {
+  return z.string().trim().max(max, `must be at most ${max} characters`).refine(
+    (v) => !CONTROL.test(v),
+    "must not contain control characters",
+  );
+}
+
+/** Trimmed, non-empty text. */
+export function requiredText(max: number) {
+  return text(max).refine((v) => v.length > 0, "is required");
+}
+
+/** An optional UTM value: absent, null or empty all mean "none". */
+export const utm = text(200).nullish().transform((v) => v ? v : null);
+
+/** Client-generated ids (idempotency key, Meta event id, session id): URL-safe characters only. */
+export function token(max: number) {
+  return z.string().regex(/^[A-Za-z0-9_.:-]+$/, "must use only letters, digits and _ . : -").min(1).max(max);
+}
+
+/** The spec's e-mail pattern: non-space text, @, text, a dot, text. */
+export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;

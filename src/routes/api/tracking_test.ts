@@ -1,0 +1,146 @@
+import assert from "node:assert/strict";
+import { appTest, type TestApp } from "../../testing/app.ts";
+
+const visit = {
+  source: "/pt-br/?utm_source=google",
+  sessionId: "1732233600000-k3j4h5",
+  utmSource: "google",
+  utmCampaign: "launch",
+  utmMedium: "cpc",
+  utmTerm: "whatsapp crm",
+  utmContent: "ad-1",
+};
+const click = {
+  source: "pricing_pro_plan",
+  sessionId: "1732233600000-k3j4h5",
+  utmSource: "google",
+  utmCampaign: null,
+  utmMedium: null,
+};
+
+async function count(t: TestApp, table: "visits" | "clicks" | "conversions"): Promise<number> {
+  const [row] = await t.db.query<{ n: number }>(`select count(*)::int as n from ${table}`);
+  return row.n;
+}
+
+appTest(
+  "tracking: a visit is stored with its session, UTM fields and a visitor key (not the IP)",
+  async (t) => {
+    const res = await t.postJson("/api/tracking/visit", visit);
+    assert.equal(res.status, 202);
+    const rows = await t.db.query<Record<string, unknown>>(
+      "select visitor_key, session_id, source, utm_source, utm_campaign, utm_medium, utm_term, utm_content from visits",
+    );
+    assert.equal(rows.length, 1);
+    const { visitor_key, ...rest } = rows[0];
+    assert.match(String(visitor_key), /^[0-9a-f]{32}$/);
+    assert.deepEqual(rest, {
+      session_id: visit.sessionId,
+      source: visit.source,
+      utm_source: "google",
+      utm_campaign: "launch",
+      utm_medium: "cpc",
+      utm_term: "whatsapp crm",
+      utm_content: "ad-1",
+    });
+  },
+);
+
+appTest("tracking: clicks and conversions are stored with their source", async (t) => {
+  assert.equal((await t.postJson("/api/tracking/click", click)).status, 202);
+  const conv = { ...click, source: "pricing_specialist_enterprise" };
+  assert.equal((await t.postJson("/api/tracking/conversion", conv)).status, 202);
+  const [c] = await t.db.query<{ source: string }>("select source from clicks");
+  const [v] = await t.db.query<{ source: string }>("select source from conversions");
+  assert.equal(c.source, "pricing_pro_plan");
+  assert.equal(v.source, "pricing_specialist_enterprise");
+});
+
+appTest("tracking: sendBeacon's text/plain JSON body is accepted", async (t) => {
+  const res = await t.request("/api/tracking/visit", {
+    method: "POST",
+    body: JSON.stringify({ source: "/en/" }),
+    headers: { "content-type": "text/plain;charset=UTF-8", origin: "http://localhost:8000" },
+  });
+  assert.equal(res.status, 202);
+  assert.equal(await count(t, "visits"), 1);
+});
+
+appTest("tracking: bad input is a 400 naming the field, never stored", async (t) => {
+  const cases: [string, unknown, string][] = [
+    ["visit", { ...visit, source: "" }, "source"],
+    ["visit", { ...visit, source: 7 }, "source"],
+    ["visit", { ...visit, source: "/a\u0000b" }, "source"],
+    ["visit", { ...visit, source: "/" + "a".repeat(2000) }, "source"],
+    ["visit", { ...visit, utmTerm: "t".repeat(201) }, "utmTerm"],
+    ["visit", { ...visit, sessionId: "has space" }, "sessionId"],
+    ["click", { ...click, utmTerm: "x" }, "body"],
+    ["click", { ...click, extra: 1 }, "body"],
+    ["conversion", { ...click, utmSource: { a: 1 } }, "utmSource"],
+    ["conversion", "[1,2", "body"],
+  ];
+  for (const [kind, body, field] of cases) {
+    const res = await t.postJson(`/api/tracking/${kind}`, body);
+    assert.equal(res.status, 400, `${kind} ${JSON.stringify(body).slice(0, 60)}`);
+    assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+    const json = await res.json();
+    assert.ok(field in json.fields, `${field} in ${JSON.stringify(json.fields)}`);
+  }
+  assert.equal(await count(t, "visits") + await count(t, "clicks") + await count(t, "conversions"), 0);
+});
+
+appTest("tracking: 413 over 4 KB, 415 for a form body, 403 from another origin", async (t) => {
+  const big = await t.postJson("/api/tracking/visit", { ...visit, utmContent: "x".repeat(5000) });
+  assert.equal(big.status, 413);
+  const form = await t.request("/api/tracking/click", {
+    method: "POST",
+    body: "source=x",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: "http://localhost:8000" },
+  });
+  assert.equal(form.status, 415);
+  const cross = await t.postJson("/api/tracking/click", click, { origin: "https://evil.example" });
+  assert.equal(cross.status, 403);
+  assert.equal(await count(t, "clicks"), 0);
+});
+
+appTest("tracking: bots and headless browsers get 202 but are not counted", async (t) => {
+  for (const ua of ["Mozilla/5.0 (compatible; bingbot/2.0)", "Mozilla/5.0 HeadlessChrome/126.0", ""]) {
+    const res = await t.postJson("/api/tracking/visit", visit, { "user-agent": ua });
+    assert.equal(res.status, 202, ua);
+  }
+  assert.equal(await count(t, "visits"), 0);
+});
+
+appTest("tracking: the 121st event in a minute from one client is 429 with Retry-After", async (t) => {
+  for (let i = 0; i < 120; i++) {
+    assert.equal(
+      (await t.postJson(i % 2 ? "/api/tracking/visit" : "/api/tracking/click", click)).status,
+      202,
+    );
+  }
+  const res = await t.postJson("/api/tracking/conversion", click);
+  assert.equal(res.status, 429);
+  assert.ok(Number(res.headers.get("retry-after")) >= 1);
+  assert.equal(await count(t, "visits") + await count(t, "clicks"), 120);
+}, { now: () => new Date("2026-11-20T15:00:10Z") });
+
+appTest("tracking: a visit at 02:30 UTC belongs to the previous day in São Paulo", async (t) => {
+  assert.equal((await t.postJson("/api/tracking/visit", visit)).status, 202);
+  const [row] = await t.db.query<{ day: string; utc: string }>(
+    `select to_char(occurred_at at time zone $1, 'YYYY-MM-DD') as day,
+            to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI') as utc from visits`,
+    [t.deps.config.ANALYTICS_TZ],
+  );
+  assert.equal(row.utc, "2026-11-21 02:30");
+  assert.equal(row.day, "2026-11-20");
+}, { now: () => new Date("2026-11-21T02:30:00Z") });
+
+appTest("tracking: a lead at 22:30 in São Paulo stays on that São Paulo day", async (t) => {
+  const lead = { name: "Ana", email: "ana@example.com", whatsapp: "11999990000", plan: "Micro" };
+  assert.equal((await t.postJson("/api/leads", lead)).status, 201);
+  const [row] = await t.db.query<{ day: string }>(
+    "select to_char(submitted_at at time zone $1, 'YYYY-MM-DD') as day from leads",
+    [t.deps.config.ANALYTICS_TZ],
+  );
+  assert.equal(row.day, "2026-11-20");
+}, { now: () => new Date("2026-11-21T01:30:00Z") });

@@ -1,0 +1,38 @@
+// What the public POST handlers need to know about the caller: bot or not, its pseudonymous key for rate
+// limits and counting, and (for Meta only, never stored beyond delivery) its IP, user agent and cookies.
+import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
+import type { AppEnv } from "../../server/env.ts";
+import { clientIp } from "../../server/client_ip.ts";
+import { isAutomated } from "../../services/bots.ts";
+import { consume, type Limit } from "../../services/rate_limit.ts";
+import { visitorKey } from "../../services/visitor_key.ts";
+import type { MetaClient } from "../../services/meta_event.ts";
+
+/** The request's clock (tests may fix it). */
+export function nowOf(c: Context<AppEnv>): Date {
+  return c.get("deps").now?.() ?? new Date();
+}
+
+/** True when the caller is a crawler or automated browser: answer normally, count nothing. */
+export function isBotRequest(c: Context<AppEnv>): boolean {
+  return isAutomated(c.req.header("user-agent"));
+}
+
+/** Counts the request against `limit` for this client (429 when over) and returns the client's key. */
+export async function limitAndKey(c: Context<AppEnv>, limit: Limit): Promise<string> {
+  const { db, config } = c.get("deps");
+  const now = nowOf(c);
+  const key = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  await consume(db, limit, key, now);
+  return key;
+}
+
+/** The browser details Meta needs to match an event. */
+export function metaClient(c: Context<AppEnv>): MetaClient {
+  return {
+    ip: clientIp(c),
+    userAgent: (c.req.header("user-agent") ?? "").slice(0, 1000),
+    cookies: { fbp: getCookie(c, "_fbp"), fbc: getCookie(c, "_fbc") },
+  };
+}
