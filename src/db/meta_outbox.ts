@@ -19,7 +19,7 @@ export async function enqueueMetaEvent(
 ): Promise<boolean> {
   const rows = await db.query(
     `insert into meta_outbox (event_id, event_name, payload, next_attempt_at, created_at)
-     values ($1, $2, $3::jsonb, $4, $4)
+     values ($1, $2, $3::text::jsonb, $4, $4)
      on conflict (event_id) do nothing
      returning id`,
     [eventId, eventName, JSON.stringify(payload), now],
