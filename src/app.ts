@@ -12,6 +12,7 @@ import { adminApi } from "./routes/api/admin.ts";
 import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
 import { metaApi } from "./routes/api/meta.ts";
+import { dashboardApi } from "./routes/api/dashboard.ts";
 
 /**
  * Builds the application. Order: request id, nonce and security headers; compression; static files;
@@ -39,6 +40,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.route("/", leadsApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", trackingApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
+  app.route("/", dashboardApi);
   app.all("/api/*", () => {
     throw new NotFound();
   });

@@ -1,0 +1,366 @@
+import assert from "node:assert/strict";
+import { appTest, type TestApp } from "../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import {
+  insertClick,
+  insertConversion,
+  insertLead,
+  insertVisit,
+  sp,
+} from "../../testing/analytics_fixture.ts";
+import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
+
+const NOV = "startDate=2026-11-01&endDate=2026-11-30";
+const google = { utmSource: "google", utmCampaign: "black-friday", utmMedium: "cpc" };
+const facebook = { utmSource: "facebook", utmCampaign: "promo", utmMedium: "social" };
+
+/**
+ * November 2026 in São Paulo, built so every figure below can be worked out by hand:
+ * leads on 01, 15 (×2) and 30 (23:30 local, i.e. 1 December in UTC); one lead either side of the month;
+ * clicks on 01 (2), 15 (4), 20 (3); conversions on 01, 15 (2), 22; visits by keys v1..v8 on 01, 02, 15,
+ * 16 and 30, plus one on 31 October 23:59 local.
+ */
+async function seedNovember(t: TestApp) {
+  const db = t.db;
+  await insertLead(db, sp("2026-11-30T23:30:00"), {
+    name: "Last Day",
+    email: "last@example.com",
+    whatsapp: "1",
+    ...google,
+  });
+  await insertLead(db, sp("2026-11-01T00:10:00"), {
+    name: "First Day",
+    email: "first@example.com",
+    whatsapp: "2",
+  });
+  await insertLead(db, sp("2026-10-31T23:59:00"), {
+    name: "October",
+    email: "oct@example.com",
+    whatsapp: "3",
+  });
+  await insertLead(db, sp("2026-12-01T00:00:00"), {
+    name: "December",
+    email: "dec@example.com",
+    whatsapp: "4",
+  });
+  await insertLead(db, sp("2026-11-15T12:00:00"), {
+    name: "Maria Souza",
+    email: "maria@empresa.com.br",
+    whatsapp: "+55 (11) 98888-7777",
+    plan: "premium",
+    planLabel: "Premium",
+    ...facebook,
+  });
+  await insertLead(db, sp("2026-11-15T18:00:00"), {
+    name: '=HYPERLINK("x")',
+    email: "a@b.co",
+    whatsapp: "5",
+  });
+
+  for (const at of ["2026-11-01T09:00:00", "2026-11-01T10:00:00"]) await insertClick(db, sp(at), google);
+  await insertClick(db, sp("2026-11-15T09:00:00"), google);
+  for (let i = 0; i < 3; i++) await insertClick(db, sp(`2026-11-15T1${i}:00:00`), facebook);
+  for (let i = 0; i < 3; i++) await insertClick(db, sp(`2026-11-20T1${i}:00:00`));
+
+  await insertConversion(db, sp("2026-11-01T09:05:00"), google);
+  await insertConversion(db, sp("2026-11-15T10:05:00"), facebook);
+  await insertConversion(db, sp("2026-11-15T10:06:00"), google);
+  await insertConversion(db, sp("2026-11-22T08:00:00"), { utmSource: "instagram" });
+
+  const home = "/pt-br?utm_source=google";
+  await insertVisit(db, sp("2026-11-01T08:00:00"), "v1", home, google);
+  await insertVisit(db, sp("2026-11-01T08:05:00"), "v1", home, google);
+  await insertVisit(db, sp("2026-11-01T09:00:00"), "v2", "/pt-br", facebook);
+  await insertVisit(db, sp("2026-11-02T00:00:00"), "v1", home, google);
+  await insertVisit(db, sp("2026-11-15T10:00:00"), "v3", "/pt-br", facebook);
+  await insertVisit(db, sp("2026-11-15T11:00:00"), "v4", "/pt-br/clientes", {
+    ...facebook,
+    utmCampaign: "black-friday",
+  });
+  await insertVisit(db, sp("2026-11-15T12:00:00"), "v5", "/pt-br/clientes");
+  for (let i = 0; i < 3; i++) {
+    await insertVisit(db, sp(`2026-11-16T0${i}:00:00`), "v8", "/es", {
+      utmSource: "instagram",
+      utmCampaign: "reels",
+    });
+  }
+  await insertVisit(db, sp("2026-11-30T23:30:00"), "v6", home, google);
+  await insertVisit(db, sp("2026-10-31T23:59:00"), "v7", "/pt-br", google);
+}
+
+async function json(t: TestApp, cookie: string, path: string) {
+  const res = await getAs(t, cookie, path);
+  assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+  assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  return await res.json();
+}
+
+async function ready(t: TestApp) {
+  await seedAdmin(t.db);
+  await seedNovember(t);
+  return await signIn(t);
+}
+
+const ADMIN_GETS = [
+  "/api/leads",
+  `/api/leads?${NOV}`,
+  `/api/leads/export.csv?${NOV}`,
+  "/api/leads/analytics?days=30",
+  "/api/tracking/analytics?days=30",
+  `/api/tracking/unique-visits?${NOV}`,
+  `/api/tracking/stats?${NOV}`,
+  "/api/tracking/stats",
+  `/api/tracking/summary?${NOV}`,
+  `/api/tracking/rankings/utm-source?${NOV}`,
+  `/api/tracking/rankings/utm-campaign?${NOV}`,
+  `/api/tracking/rankings/pages?${NOV}`,
+  `/api/tracking/conversion-by-utm-source?${NOV}`,
+];
+
+appTest("dashboard: every data endpoint answers 401 JSON without a valid session", async (t) => {
+  await seedAdmin(t.db);
+  for (const path of ADMIN_GETS) {
+    for (
+      const headers of [{}, { cookie: "admin_session=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" }] as Record<
+        string,
+        string
+      >[]
+    ) {
+      const res = await t.request(path, { headers });
+      assert.equal(res.status, 401, path);
+      assert.match(res.headers.get("content-type") ?? "", /application\/json/, path);
+      assert.equal(res.headers.get("cache-control"), "no-store", path);
+      assert.deepEqual(await res.json(), { error: "unauthorized" });
+    }
+  }
+});
+
+appTest(
+  "dashboard: a lead at 23:30 on the month's last day counts on that day and in that month",
+  async (t) => {
+    const cookie = await ready(t);
+    const leads = await json(t, cookie, `/api/leads/analytics?${NOV}`);
+    assert.deepEqual(leads, [
+      { date: "2026-11-01", count: 1 },
+      { date: "2026-11-15", count: 2 },
+      { date: "2026-11-30", count: 1 },
+    ]);
+    const list = await json(t, cookie, `/api/leads?${NOV}`);
+    assert.deepEqual(list.map((l: { name: string }) => l.name), [
+      "Last Day",
+      '=HYPERLINK("x")',
+      "Maria Souza",
+      "First Day",
+    ]);
+    assert.equal(list[0].submittedAt, "2026-12-01T02:30:00.000Z");
+    const december = await json(t, cookie, "/api/leads/analytics?startDate=2026-12-01&endDate=2026-12-31");
+    assert.deepEqual(december, [{ date: "2026-12-01", count: 1 }]);
+    const summary = await json(t, cookie, `/api/tracking/summary?${NOV}`);
+    assert.equal(summary.current.leads, 4);
+    // The previous 30 days (2 to 31 October) hold the lead and the visit of 31 October 23:59.
+    assert.equal(summary.previous.start, "2026-10-02");
+    assert.equal(summary.previous.end, "2026-10-31");
+    assert.equal(summary.previous.leads, 1);
+    assert.equal(summary.previous.uniqueVisitors, 1);
+  },
+);
+
+appTest("dashboard: daily series, exact unique visitors and both averages' divisors", async (t) => {
+  const cookie = await ready(t);
+  const leads = await json(t, cookie, `/api/leads/analytics?${NOV}`);
+  const clicks = await json(t, cookie, `/api/tracking/analytics?${NOV}`);
+  assert.deepEqual(clicks, [
+    { date: "2026-11-01", count: 2 },
+    { date: "2026-11-15", count: 4 },
+    { date: "2026-11-20", count: 3 },
+  ]);
+  const visits = await json(t, cookie, `/api/tracking/unique-visits?${NOV}`);
+  assert.deepEqual(visits, [
+    { date: "2026-11-01", count: 2 },
+    { date: "2026-11-02", count: 1 },
+    { date: "2026-11-15", count: 3 },
+    { date: "2026-11-16", count: 1 },
+    { date: "2026-11-30", count: 1 },
+  ]);
+  const points = mergeDaily(leads, clicks, visits);
+  assert.deepEqual(points.map((p) => [p.date, p.leads, p.clicks, p.visits, p.conversionRate]), [
+    ["2026-11-01", 1, 2, 2, 50],
+    ["2026-11-02", 0, 0, 1, 0],
+    ["2026-11-15", 2, 4, 3, 50],
+    ["2026-11-16", 0, 0, 1, 0],
+    ["2026-11-20", 0, 3, 0, 0],
+    ["2026-11-30", 1, 0, 1, 0], // a lead without clicks: rate 0, not infinity
+  ]);
+  // Leads per day: 4 leads over 6 chart days; visitors per day: 8 over the 5 days with visits.
+  assert.equal(averageLeadsPerDay(points), 0.7);
+  assert.equal(averageVisitsPerDay(visits), 1.6);
+  const summary = await json(t, cookie, `/api/tracking/summary?${NOV}`);
+  // Exact distinct visitors (v1..v6 and v8) = 7, not the daily sum of 8.
+  assert.equal(summary.current.uniqueVisitors, 7);
+  assert.equal(summary.current.visitDays, 5);
+  assert.equal(summary.current.averageVisitorsPerDay, 1.6);
+  assert.equal(summary.current.visits, 11);
+  assert.equal(summary.current.clicks, 9);
+  assert.equal(summary.current.conversions, 4);
+  assert.equal(summary.current.conversionRate, 44.4);
+});
+
+appTest("dashboard: ?days=n counts the last n local days, today included", async (t) => {
+  await seedAdmin(t.db);
+  await seedNovember(t);
+  const cookie = await signIn(t);
+  const series = await json(t, cookie, "/api/leads/analytics?days=1");
+  assert.deepEqual(series, [{ date: "2026-11-30", count: 1 }]);
+  const two = await json(t, cookie, "/api/tracking/analytics?days=16");
+  assert.deepEqual(two, [{ date: "2026-11-15", count: 4 }, { date: "2026-11-20", count: 3 }]);
+}, { now: () => new Date("2026-12-01T02:59:00Z") }); // 30 November, 23:59 in São Paulo
+
+appTest("dashboard: an empty period answers empty series, zero stats and empty rankings", async (t) => {
+  const cookie = await ready(t);
+  const june = "startDate=2026-06-01&endDate=2026-06-30";
+  for (const path of ["/api/leads/analytics", "/api/tracking/analytics", "/api/tracking/unique-visits"]) {
+    assert.deepEqual(await json(t, cookie, `${path}?${june}`), [], path);
+  }
+  for (const kind of ["utm-source", "utm-campaign", "pages"]) {
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/${kind}?${june}`), []);
+  }
+  assert.deepEqual(await json(t, cookie, `/api/tracking/conversion-by-utm-source?${june}`), []);
+  assert.deepEqual(await json(t, cookie, `/api/tracking/stats?${june}`), {
+    clicks: 0,
+    conversions: 0,
+    rate: 0,
+  });
+  assert.deepEqual(await json(t, cookie, `/api/leads?${june}`), []);
+  const summary = await json(t, cookie, `/api/tracking/summary?${june}`);
+  assert.equal(summary.current.uniqueVisitors, 0);
+  assert.equal(summary.current.averageVisitorsPerDay, 0);
+  assert.equal(summary.current.conversionRate, 0);
+  assert.equal(averageLeadsPerDay(mergeDaily([], [], [])), 0);
+});
+
+appTest("dashboard: tracking stats with and without a period", async (t) => {
+  const cookie = await ready(t);
+  assert.deepEqual(await json(t, cookie, `/api/tracking/stats?${NOV}`), {
+    clicks: 9,
+    conversions: 4,
+    rate: 44.4,
+  });
+  assert.deepEqual(await json(t, cookie, "/api/tracking/stats"), { clicks: 9, conversions: 4, rate: 44.4 });
+  await insertConversion(t.db, sp("2026-06-01T10:00:00"));
+  assert.deepEqual(await json(t, cookie, "/api/tracking/stats?startDate=2026-06-01&endDate=2026-06-01"), {
+    clicks: 0,
+    conversions: 1,
+    rate: 0, // conversions without clicks: the rate is 0
+  });
+});
+
+appTest("dashboard: rankings are ordered by visits, ties by name, pages as path plus query", async (t) => {
+  const cookie = await ready(t);
+  // google: v1 ×3 and v6; facebook: v2, v3, v4; instagram: v8 ×3 — a tie broken alphabetically.
+  assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/utm-source?${NOV}`), [
+    { utmSource: "google", visits: 4 },
+    { utmSource: "facebook", visits: 3 },
+    { utmSource: "instagram", visits: 3 },
+  ]);
+  assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/utm-campaign?${NOV}`), [
+    { utmCampaign: "black-friday", visits: 5 },
+    { utmCampaign: "reels", visits: 3 },
+    { utmCampaign: "promo", visits: 2 },
+  ]);
+  assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${NOV}`), [
+    { page: "/pt-br?utm_source=google", visits: 4 },
+    { page: "/es", visits: 3 },
+    { page: "/pt-br", visits: 2 },
+    { page: "/pt-br/clientes", visits: 2 },
+  ]);
+});
+
+appTest("dashboard: conversion by UTM source counts clicks and conversions per source", async (t) => {
+  const cookie = await ready(t);
+  assert.deepEqual(await json(t, cookie, `/api/tracking/conversion-by-utm-source?${NOV}`), [
+    { utmSource: "google", clicks: 3, conversions: 2, rate: 66.7 },
+    { utmSource: "facebook", clicks: 3, conversions: 1, rate: 33.3 },
+    { utmSource: null, clicks: 3, conversions: 0, rate: 0 },
+    { utmSource: "instagram", clicks: 0, conversions: 1, rate: 0 },
+  ]);
+});
+
+appTest("dashboard: leads without parameters are all leads; search and pagination narrow them", async (t) => {
+  const cookie = await ready(t);
+  const all = await getAs(t, cookie, "/api/leads");
+  assert.equal(all.status, 200);
+  assert.equal((await all.json()).length, 6);
+  const lead = (await json(t, cookie, "/api/leads?q=maria"))[0];
+  assert.deepEqual(lead, {
+    id: lead.id,
+    name: "Maria Souza",
+    email: "maria@empresa.com.br",
+    whatsapp: "+55 (11) 98888-7777",
+    plan: "premium",
+    planLabel: "Premium",
+    submittedAt: "2026-11-15T15:00:00.000Z",
+    utmSource: "facebook",
+    utmCampaign: "promo",
+    utmMedium: "social",
+  });
+  // Digits match the WhatsApp number whatever its punctuation; % is literal, not a wildcard.
+  assert.deepEqual((await json(t, cookie, "/api/leads?q=988887777")).map((l: { name: string }) => l.name), [
+    "Maria Souza",
+  ]);
+  assert.deepEqual(await json(t, cookie, "/api/leads?q=%25"), []);
+  const page = await getAs(t, cookie, "/api/leads?limit=2&offset=2");
+  assert.equal(page.headers.get("x-total-count"), "6");
+  assert.deepEqual((await page.json()).map((l: { name: string }) => l.name), [
+    '=HYPERLINK("x")',
+    "Maria Souza",
+  ]);
+});
+
+appTest("dashboard: CSV export is RFC 4180 UTF-8 with a BOM and neutralises formulas", async (t) => {
+  const cookie = await ready(t);
+  const res = await getAs(t, cookie, `/api/leads/export.csv?${NOV}`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^text\/csv; charset=utf-8/);
+  assert.match(res.headers.get("content-disposition") ?? "", /leads_2026-11-01_2026-11-30\.csv/);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  assert.deepEqual([...bytes.slice(0, 3)], [0xef, 0xbb, 0xbf]);
+  const text = new TextDecoder().decode(bytes.slice(3));
+  const lines = text.split("\r\n");
+  assert.equal(lines.at(-1), "");
+  assert.equal(
+    lines[0],
+    "Data,Nome,E-mail,WhatsApp,Plano,Origem (utm_source),Campanha (utm_campaign),Mídia (utm_medium)",
+  );
+  assert.equal(lines[1], "30/11/2026 23:30,Last Day,last@example.com,1,pro,google,black-friday,cpc");
+  assert.equal(lines[2], `15/11/2026 18:00,"'=HYPERLINK(""x"")",a@b.co,5,pro,,,`);
+  assert.equal(
+    lines[3],
+    "15/11/2026 12:00,Maria Souza,maria@empresa.com.br,'+55 (11) 98888-7777,Premium,facebook,promo,social",
+  );
+  assert.equal(lines.length, 6);
+});
+
+appTest("dashboard: bad dates and parameters answer 400 naming the fields", async (t) => {
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const cases: [string, string[]][] = [
+    ["/api/tracking/unique-visits", ["startDate", "endDate"]],
+    ["/api/tracking/unique-visits?startDate=2026-02-30&endDate=2026-03-01", ["startDate"]],
+    ["/api/tracking/rankings/pages?startDate=2026-11-10&endDate=2026-11-01", ["endDate"]],
+    ["/api/tracking/stats?startDate=2026-11-10", ["endDate"]],
+    ["/api/leads/analytics?days=0", ["days"]],
+    ["/api/leads/analytics", ["days"]],
+    ["/api/tracking/analytics?days=abc", ["days"]],
+    ["/api/leads?limit=100000", ["limit"]],
+    ["/api/tracking/summary?startDate=2020-01-01&endDate=2026-01-01", ["endDate"]],
+  ];
+  for (const [path, fields] of cases) {
+    const res = await getAs(t, cookie, path);
+    assert.equal(res.status, 400, path);
+    assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+    const body = await res.json();
+    assert.equal(body.error, "validation", path);
+    assert.deepEqual(Object.keys(body.fields).sort(), [...fields].sort(), path);
+  }
+});

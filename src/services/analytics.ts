@@ -1,0 +1,189 @@
+import type { Db } from "../db/client.ts";
+import {
+  allTimeClicksAndConversions,
+  conversionBySource,
+  countLeads,
+  dailyClicks,
+  type DailyCount,
+  dailyLeads,
+  dailyUniqueVisitors,
+  type DayRange,
+  type LeadFilter,
+  type LeadRow,
+  listLeads,
+  type PeriodTotals,
+  periodTotals,
+  topPages,
+  topUtmCampaigns,
+  topUtmSources,
+} from "../db/analytics.ts";
+import {
+  addDays,
+  averageVisitsPerDay,
+  previousPeriod,
+  ratePercent,
+  sumCounts,
+  todayIn,
+} from "../shared/analytics.ts";
+
+/** How many items each ranking lists. */
+export const RANKING_SIZE = 10;
+
+/** The last `days` local days, today included. */
+export function lastDays(days: number, tz: string, now: Date): DayRange {
+  const end = todayIn(tz, now);
+  return { start: addDays(end, -(days - 1)), end };
+}
+
+/** Daily leads of a range. */
+export function leadSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
+  return dailyLeads(db, range, tz);
+}
+
+/** Daily plan-button clicks of a range. */
+export function clickSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
+  return dailyClicks(db, range, tz);
+}
+
+/** Daily unique visitors of a range. */
+export function uniqueVisitSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
+  return dailyUniqueVisitors(db, range, tz);
+}
+
+export interface TrackingStats {
+  clicks: number;
+  conversions: number;
+  /** conversions / clicks × 100, one decimal, 0 without clicks. */
+  rate: number;
+}
+
+/** Clicks, conversions and their rate for a range, or for all time when no range is given. */
+export async function trackingStats(db: Db, range: DayRange | undefined, tz: string): Promise<TrackingStats> {
+  const { clicks, conversions } = range
+    ? await periodTotals(db, range, tz)
+    : await allTimeClicksAndConversions(db);
+  return { clicks, conversions, rate: ratePercent(conversions, clicks) };
+}
+
+export interface PeriodSummary extends PeriodTotals {
+  start: string;
+  end: string;
+  /** Days of the period that have visit records (the divisor of the average). */
+  visitDays: number;
+  /** Daily unique visitors summed, divided by visitDays, one decimal. */
+  averageVisitorsPerDay: number;
+  /** conversions / clicks × 100. */
+  conversionRate: number;
+  /** leads / clicks × 100 (the chart's rate, over the whole period). */
+  leadRate: number;
+}
+
+async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSummary> {
+  const [totals, visits] = await Promise.all([
+    periodTotals(db, range, tz),
+    dailyUniqueVisitors(db, range, tz),
+  ]);
+  return {
+    ...range,
+    ...totals,
+    visitDays: visits.length,
+    averageVisitorsPerDay: averageVisitsPerDay(visits),
+    conversionRate: ratePercent(totals.conversions, totals.clicks),
+    leadRate: ratePercent(totals.leads, totals.clicks),
+  };
+}
+
+/** Headline figures of a period and of the period of the same length just before it. */
+export async function periodSummary(
+  db: Db,
+  range: DayRange,
+  tz: string,
+): Promise<{ current: PeriodSummary; previous: PeriodSummary }> {
+  const [current, previous] = await Promise.all([
+    summarize(db, range, tz),
+    summarize(db, previousPeriod(range.start, range.end), tz),
+  ]);
+  return { current, previous };
+}
+
+/** Top UTM sources by visits. */
+export async function utmSourceRanking(db: Db, range: DayRange, tz: string) {
+  return (await topUtmSources(db, range, tz, RANKING_SIZE)).map((r) => ({
+    utmSource: r.key,
+    visits: r.visits,
+  }));
+}
+
+/** Top UTM campaigns by visits. */
+export async function utmCampaignRanking(db: Db, range: DayRange, tz: string) {
+  return (await topUtmCampaigns(db, range, tz, RANKING_SIZE)).map((r) => ({
+    utmCampaign: r.key,
+    visits: r.visits,
+  }));
+}
+
+/** Most visited pages (path plus query). */
+export async function pageRanking(db: Db, range: DayRange, tz: string) {
+  return (await topPages(db, range, tz, RANKING_SIZE)).map((r) => ({ page: r.key, visits: r.visits }));
+}
+
+/** Clicks, conversions and rate per UTM source, most clicked first. */
+export async function conversionByUtmSource(db: Db, range: DayRange, tz: string) {
+  return (await conversionBySource(db, range, tz)).map((r) => ({
+    ...r,
+    rate: ratePercent(r.conversions, r.clicks),
+  }));
+}
+
+/** Leads matching a filter, newest first, and how many match in all. */
+export async function findLeads(
+  db: Db,
+  filter: LeadFilter,
+  tz: string,
+): Promise<{ leads: LeadRow[]; total: number }> {
+  const [leads, total] = await Promise.all([
+    listLeads(db, filter, tz),
+    filter.limit === undefined ? Promise.resolve(-1) : countLeads(db, filter, tz),
+  ]);
+  return { leads, total: total < 0 ? leads.length : total };
+}
+
+/** "dd/MM/yyyy HH:mm" in the analytics time zone. */
+function localStamp(iso: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(new Date(iso));
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
+}
+
+const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
+  ["Data", (l, tz) => localStamp(l.submittedAt, tz)],
+  ["Nome", (l) => l.name],
+  ["E-mail", (l) => l.email],
+  ["WhatsApp", (l) => l.whatsapp],
+  ["Plano", (l) => l.planLabel || l.plan],
+  ["Origem (utm_source)", (l) => l.utmSource ?? ""],
+  ["Campanha (utm_campaign)", (l) => l.utmCampaign ?? ""],
+  ["Mídia (utm_medium)", (l) => l.utmMedium ?? ""],
+];
+
+/** One CSV cell: formula-looking text neutralised (OWASP CSV injection), quoted per RFC 4180 when needed. */
+export function csvCell(value: string): string {
+  let v = value;
+  if (/^[=+\-@\t\r]/.test(v)) v = "'" + v;
+  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+}
+
+/** Leads as CSV: UTF-8 with a BOM (Excel), CRLF line ends, a header row (RFC 4180). */
+export function leadsCsv(leads: LeadRow[], timeZone: string): string {
+  const lines = [CSV_COLUMNS.map(([title]) => csvCell(title)).join(",")];
+  for (const lead of leads) lines.push(CSV_COLUMNS.map(([, get]) => csvCell(get(lead, timeZone))).join(","));
+  return "\uFEFF" + lines.join("\r\n") + "\r\n";
+}

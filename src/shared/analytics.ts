@@ -1,0 +1,120 @@
+// Dashboard arithmetic shared by the server and the browser, so both round and divide the same way
+// (spec sections 3 and 9).
+
+export interface DailyCount {
+  date: string;
+  count: number;
+}
+
+/** One point of the daily chart. */
+export interface ChartPoint {
+  date: string;
+  leads: number;
+  clicks: number;
+  visits: number;
+  /** leads / clicks × 100, one decimal; 0 when there were no clicks. */
+  conversionRate: number;
+}
+
+/** Rounds to one decimal (averages and rates are shown with one). */
+export function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** part / whole × 100 to one decimal, 0 when `whole` is 0. */
+export function ratePercent(part: number, whole: number): number {
+  return whole > 0 ? round1((part / whole) * 100) : 0;
+}
+
+/** Merges the three daily series into chart points, one per date present in any of them, in date order. */
+export function mergeDaily(leads: DailyCount[], clicks: DailyCount[], visits: DailyCount[]): ChartPoint[] {
+  const byDate = new Map<string, ChartPoint>();
+  const point = (date: string) => {
+    let p = byDate.get(date);
+    if (!p) byDate.set(date, p = { date, leads: 0, clicks: 0, visits: 0, conversionRate: 0 });
+    return p;
+  };
+  for (const d of leads) point(d.date).leads += d.count;
+  for (const d of clicks) point(d.date).clicks += d.count;
+  for (const d of visits) point(d.date).visits += d.count;
+  const points = [...byDate.values()].sort((a, b) => a.date.localeCompare(b.date));
+  for (const p of points) p.conversionRate = ratePercent(p.leads, p.clicks);
+  return points;
+}
+
+/** Sum of a daily series. */
+export function sumCounts(series: DailyCount[]): number {
+  return series.reduce((total, d) => total + d.count, 0);
+}
+
+/** Average leads per day: the leads of the chart divided by the number of chart days (1 if none). */
+export function averageLeadsPerDay(points: ChartPoint[]): number {
+  const leads = points.reduce((total, p) => total + p.leads, 0);
+  return round1(leads / Math.max(1, points.length));
+}
+
+/** Average unique visitors per day: divided by the number of days that have visit records (0 if none). */
+export function averageVisitsPerDay(visits: DailyCount[]): number {
+  const days = visits.filter((d) => d.count > 0).length;
+  return days ? round1(sumCounts(visits) / days) : 0;
+}
+
+export type Performance = "excellent" | "good" | "poor";
+
+/** Conversion-rate band: 10% or more excellent, 5% to under 10% good, under 5% needs improvement. */
+export function performanceOf(rate: number): Performance {
+  if (rate >= 10) return "excellent";
+  if (rate >= 5) return "good";
+  return "poor";
+}
+
+/** Change from `previous` to `current` in percent (one decimal); null when there is nothing to compare to. */
+export function changePercent(current: number, previous: number): number | null {
+  if (previous === 0) return current === 0 ? 0 : null;
+  return round1(((current - previous) / previous) * 100);
+}
+
+const DAY_MS = 86_400_000;
+
+function toUtc(day: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  return Date.UTC(y, m - 1, d);
+}
+
+function fromUtc(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** True for a real calendar date written yyyy-MM-dd. */
+export function isDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  return fromUtc(toUtc(value)) === value;
+}
+
+/** Days from `start` to `end`, both included. */
+export function daysInclusive(start: string, end: string): number {
+  return Math.round((toUtc(end) - toUtc(start)) / DAY_MS) + 1;
+}
+
+/** `day` moved by `n` days. */
+export function addDays(day: string, n: number): string {
+  return fromUtc(toUtc(day) + n * DAY_MS);
+}
+
+/** The period of the same length that ends the day before `start`. */
+export function previousPeriod(start: string, end: string): { start: string; end: string } {
+  const length = daysInclusive(start, end);
+  return { start: addDays(start, -length), end: addDays(start, -1) };
+}
+
+/** Today's date (yyyy-MM-dd) in a time zone. */
+export function todayIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+    .format(now);
+}
+
+/** First and last day of the month containing `day`. */
+export function monthOf(day: string): { start: string; end: string } {
+  const [y, m] = day.split("-").map(Number);
+  return { start: fromUtc(Date.UTC(y, m - 1, 1)), end: fromUtc(Date.UTC(y, m, 0)) };
+}

@@ -1,0 +1,69 @@
+// Direct inserts into the tracking tables, for dashboard tests (the public endpoints have their own tests).
+import type { Queryable } from "../db/client.ts";
+
+export interface Utm {
+  utmSource?: string | null;
+  utmCampaign?: string | null;
+  utmMedium?: string | null;
+}
+
+/** São Paulo local time (UTC-3, no daylight saving since 2019) as an instant. */
+export function sp(local: string): Date {
+  return new Date(local + "-03:00");
+}
+
+export async function insertVisit(
+  db: Queryable,
+  at: Date,
+  visitorKey: string,
+  source: string,
+  utm: Utm = {},
+) {
+  await db.query(
+    `insert into visits (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
+     values ($1, $2, $3, $4, $5, $6)`,
+    [at, visitorKey, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+  );
+}
+
+export async function insertClick(db: Queryable, at: Date, utm: Utm = {}, source = "pricing_pro_plan") {
+  await db.query(
+    `insert into clicks (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
+     values ($1, 'k', $2, $3, $4, $5)`,
+    [at, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+  );
+}
+
+export async function insertConversion(db: Queryable, at: Date, utm: Utm = {}, source = "pricing_pro_plan") {
+  await db.query(
+    `insert into conversions (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
+     values ($1, 'k', $2, $3, $4, $5)`,
+    [at, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+  );
+}
+
+export interface LeadFixture extends Utm {
+  name: string;
+  email: string;
+  whatsapp: string;
+  plan?: "micro" | "pro" | "premium" | "enterprise" | "unknown";
+  planLabel?: string;
+}
+
+export async function insertLead(db: Queryable, at: Date, lead: LeadFixture) {
+  await db.query(
+    `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign, utm_medium)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      at,
+      lead.name,
+      lead.email,
+      lead.whatsapp,
+      lead.plan ?? "pro",
+      lead.planLabel ?? "",
+      lead.utmSource ?? null,
+      lead.utmCampaign ?? null,
+      lead.utmMedium ?? null,
+    ],
+  );
+}
