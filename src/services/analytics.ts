@@ -17,14 +17,7 @@ import {
   topUtmCampaigns,
   topUtmSources,
 } from "../db/analytics.ts";
-import {
-  addDays,
-  averageVisitsPerDay,
-  previousPeriod,
-  ratePercent,
-  sumCounts,
-  todayIn,
-} from "../shared/analytics.ts";
+import { addDays, averageVisitsPerDay, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
