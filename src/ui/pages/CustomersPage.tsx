@@ -1,15 +1,85 @@
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { homeAnchor } from "../../shared/routes.ts";
+import { SITE } from "../../site.ts";
+import { trackEvent } from "../../client/analytics.ts";
+import { CustomerLogo } from "../site/CustomerLogo.tsx";
+import { Icon } from "../site/Icon.tsx";
+import { SectionHeader } from "../site/SectionHeader.tsx";
 
-/** The customers page. */
+/** The customers page: hero with badges, stats band, 25 logos with sectors, final call to action. */
 export default function CustomersPage({ lang, page }: PageProps) {
   const { t } = useTranslation("customers");
+  const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];
   return (
     <Layout lang={lang} page={page}>
-      <section className="container section">
-        <h1>{t("meta.title")}</h1>
-        <p>{t("meta.description")}</p>
+      <section className="hero integration-hero" aria-labelledby="hero-title">
+        <div className="container center">
+          <ul className="badges">
+            {list<string>("hero.badges").map((b) => (
+              <li key={b} className="pill">
+                <Icon name="star" size={16} /> {b}
+              </li>
+            ))}
+          </ul>
+          <h1 id="hero-title">{t("hero.title")}</h1>
+          <p className="lead hero-lead">{t("hero.subtitle")}</p>
+        </div>
+      </section>
+
+      <section className="stats-band" aria-label={t("grid.eyebrow")}>
+        <dl className="container stats-grid">
+          {list<{ value: string; label: string }>("stats").map((s) => (
+            <div key={s.label}>
+              <dt>{s.label}</dt>
+              <dd>{s.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section id="clientes" className="section" aria-labelledby="grid-title">
+        <div className="container">
+          <SectionHeader
+            id="grid-title"
+            eyebrow={t("grid.eyebrow")}
+            title={t("grid.title")}
+            subtitle={t("grid.subtitle")}
+          />
+          <ul className="logo-grid">
+            {SITE.customers.map((c) => (
+              <li key={c.name} className="logo-card">
+                <CustomerLogo name={c.name} src={c.logo} alt={t("grid.logoAlt", { name: c.name })} />
+                <p className="logo-name">{c.name}</p>
+                <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
+        <div className="container center">
+          <h2 id="final-title">{t("finalCta.title")}</h2>
+          <p className="lead">{t("finalCta.subtitle")}</p>
+          <div className="actions center">
+            <a
+              className="btn btn-light btn-lg"
+              href={homeAnchor(lang, "precos")}
+              onClick={() => trackEvent("cta_click", "customers", "pricing")}
+            >
+              {t("finalCta.primary")}
+            </a>
+            <a
+              className="btn btn-outline-light btn-lg"
+              href={homeAnchor(lang, "hero-cta")}
+              onClick={() => trackEvent("cta_click", "customers", "hero_cta")}
+            >
+              {t("finalCta.secondary")}
+            </a>
+          </div>
+        </div>
       </section>
     </Layout>
   );

@@ -1,15 +1,131 @@
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { homeAnchor } from "../../shared/routes.ts";
+import { LANG_INFO } from "../../shared/languages.ts";
+import { SITE, whatsappLink } from "../../site.ts";
+import { trackEvent } from "../../client/analytics.ts";
+import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
+import { SectionHeader } from "../site/SectionHeader.tsx";
+import { Faq } from "../site/Faq.tsx";
+import { Icon } from "../site/Icon.tsx";
 
-/** The pipefy page. */
+/** The Pipefy integration page: shared sections, then plan table, notes, policy, FAQ, contact, CTA. */
 export default function PipefyPage({ lang, page }: PageProps) {
   const { t } = useTranslation("pipefy");
+  const locale = LANG_INFO[lang].htmlLang;
+  const money = new Intl.NumberFormat(locale, {
+    style: "currency",
+    currency: "BRL",
+    maximumFractionDigits: 0,
+  });
+  const count = new Intl.NumberFormat(locale);
   return (
     <Layout lang={lang} page={page}>
-      <section className="container section">
-        <h1>{t("meta.title")}</h1>
-        <p>{t("meta.description")}</p>
+      <IntegrationSections ns="pipefy" lang={lang} />
+
+      <section id="planos" className="section" aria-labelledby="plans-title">
+        <div className="container narrow">
+          <SectionHeader
+            id="plans-title"
+            eyebrow={t("plans.eyebrow")}
+            title={t("plans.title")}
+            subtitle={t("plans.subtitle")}
+          />
+          <div className="table-wrap">
+            <table className="plan-table">
+              <caption className="visually-hidden">{t("plans.caption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("plans.colPlan")}</th>
+                  <th scope="col">{t("plans.colMessages")}</th>
+                  <th scope="col">{t("plans.colValue")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {SITE.planTable.map((row) => (
+                  <tr key={row.key} className={row.featured ? "featured" : undefined}>
+                    <th scope="row">
+                      {t(`plans.names.${row.key}`)}
+                      {row.featured && (
+                        <span className="featured-tag">
+                          <Icon name="star" size={16} /> {t("plans.featured")}
+                        </span>
+                      )}
+                    </th>
+                    <td>{count.format(row.messages)}</td>
+                    <td>{money.format(row.price)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="card-grid two notes">
+            <div className="card">
+              <h3>{t("notes.messageTitle")}</h3>
+              <p>{t("notes.messageText")}</p>
+            </div>
+            <div className="card">
+              <h3>{t("notes.upgradeTitle")}</h3>
+              <p>{t("notes.upgradeText")}</p>
+            </div>
+          </div>
+          <aside className="policy" aria-labelledby="cancel-title">
+            <h3 id="cancel-title">{t("cancellation.title")}</h3>
+            <p>{t("cancellation.text")}</p>
+            <p>
+              <strong>{t("cancellation.exampleLabel")}</strong> {t("cancellation.example")}
+            </p>
+            <p className="policy-important">
+              <strong>{t("cancellation.importantLabel")}</strong> {t("cancellation.important")}
+            </p>
+          </aside>
+        </div>
+      </section>
+
+      <section id="faq" className="section soft" aria-labelledby="faq-title">
+        <div className="container narrow">
+          <SectionHeader id="faq-title" eyebrow={t("faq.eyebrow")} title={t("faq.title")} />
+          <Faq numbered items={t("faq.items", { returnObjects: true }) as { q: string; a: string }[]} />
+          <div className="contact-box" id="contato">
+            <div>
+              <h3>{t("contact.title")}</h3>
+              <p>{t("contact.text")}</p>
+            </div>
+            <a
+              className="btn btn-whatsapp"
+              href={whatsappLink(SITE.whatsappMessages.pipefy[lang])}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={() => trackEvent("channel_click", "whatsapp", "pipefy_contact")}
+            >
+              <Icon name="chat" size={18} /> {t("contact.button")}
+            </a>
+          </div>
+        </div>
+      </section>
+
+      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
+        <div className="container center">
+          <h2 id="final-title">{t("finalCta.title")}</h2>
+          <p className="lead">{t("finalCta.subtitle")}</p>
+          <div className="actions center">
+            <a
+              className="btn btn-light btn-lg"
+              href={homeAnchor(lang, "precos")}
+              onClick={anchorCta("pipefy_final_pricing")}
+            >
+              {t("finalCta.primary")}
+            </a>
+            <a
+              className="btn btn-outline-light btn-lg"
+              href="#video-demo"
+              onClick={anchorCta("pipefy_final_demo")}
+            >
+              <Icon name="play" size={18} /> {t("finalCta.secondary")}
+            </a>
+          </div>
+        </div>
       </section>
     </Layout>
   );

@@ -1,16 +1,14 @@
-import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { IntegrationSections } from "../site/IntegrationSections.tsx";
+import { PricingSection } from "../site/PricingSection.tsx";
 
-/** The trello page. */
+/** The Trello integration page: the shared integration sections, then the pricing section. */
 export default function TrelloPage({ lang, page }: PageProps) {
-  const { t } = useTranslation("trello");
   return (
     <Layout lang={lang} page={page}>
-      <section className="container section">
-        <h1>{t("meta.title")}</h1>
-        <p>{t("meta.description")}</p>
-      </section>
+      <IntegrationSections ns="trello" lang={lang} />
+      <PricingSection lang={lang} />
     </Layout>
   );
 }
