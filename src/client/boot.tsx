@@ -3,6 +3,7 @@ import { createI18n } from "../shared/i18n.ts";
 import { PAGE_DATA_ID, type PageData } from "../shared/page_data.ts";
 import type { PageComponent } from "../ui/pages/registry.ts";
 import { PageRoot } from "../ui/PageRoot.tsx";
+import { startTracking } from "./start.ts";
 
 /** Reads the data the server embedded in the page. */
 export function readPageData(): PageData {
@@ -18,4 +19,5 @@ export function boot(Page: PageComponent): void {
   if (!root) return;
   hydrateRoot(root, <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} />);
   document.documentElement.dataset.hydrated = "true";
+  startTracking(data.config);
 }

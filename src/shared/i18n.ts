@@ -3,7 +3,7 @@ import { initReactI18next } from "react-i18next";
 import type { Lang } from "./languages.ts";
 
 /** Translation namespaces: one JSON file each under `locales/{lang}/`. */
-export const NAMESPACES = ["common", "home", "pipefy", "trello", "customers", "legal"] as const;
+export const NAMESPACES = ["common", "home", "pipefy", "trello", "customers", "legal", "lead"] as const;
 export type Namespace = typeof NAMESPACES[number];
 
 /** Resources of one language: namespace -> nested keys. */

@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
+import { LeadModal } from "../lead/LeadModal.tsx";
+import { ConsentBanner } from "../lead/ConsentBanner.tsx";
 import type { Lang } from "../../shared/languages.ts";
 import type { PageId } from "../../shared/routes.ts";
 
@@ -14,6 +16,8 @@ export function Layout({ lang, page, children }: { lang: Lang; page: PageId; chi
       <Header lang={lang} page={page} />
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer lang={lang} />
+      <LeadModal lang={lang} />
+      <ConsentBanner lang={lang} />
     </>
   );
 }

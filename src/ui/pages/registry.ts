@@ -10,12 +10,12 @@ export interface PageProps {
 
 /** Translation namespaces each page needs: only these are embedded in its HTML. */
 export const PAGE_NAMESPACES: Record<PageId, Namespace[]> = {
-  home: ["common", "home"],
-  pipefy: ["common", "pipefy"],
-  trello: ["common", "trello", "home"],
-  customers: ["common", "customers"],
-  terms: ["common", "legal"],
-  privacy: ["common", "legal"],
+  home: ["common", "home", "lead"],
+  pipefy: ["common", "pipefy", "lead"],
+  trello: ["common", "trello", "home", "lead"],
+  customers: ["common", "customers", "lead"],
+  terms: ["common", "legal", "lead"],
+  privacy: ["common", "legal", "lead"],
   admin: ["common"],
 };
 

@@ -1,0 +1,27 @@
+// What every public page does once hydrated: UTM capture, the visit beacon (also when the page comes back
+// from the back/forward cache), re-sending leads that waited in the outbox, and the third-party scripts
+// when configured and allowed.
+import type { PublicConfig } from "../shared/page_data.ts";
+import { captureUtm, trackVisit } from "./tracking.ts";
+import { flushLeadOutbox } from "./lead_outbox.ts";
+import { hasThirdParties, thirdPartiesAllowed } from "./consent.ts";
+
+let started = false;
+
+/** Starts tracking for a public page (once). */
+export function startTracking(config: PublicConfig): void {
+  if (started) return;
+  started = true;
+  captureUtm();
+  void trackVisit();
+  addEventListener("pageshow", (event) => {
+    if (event.persisted) void trackVisit();
+  });
+  // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
+  if (hasThirdParties(config) && thirdPartiesAllowed(config)) {
+    void import("./pixel.ts").then((m) => m.startThirdParties(config));
+  }
+  const flush = () => void flushLeadOutbox();
+  if ("requestIdleCallback" in globalThis) requestIdleCallback(flush, { timeout: 2000 });
+  else setTimeout(flush, 200);
+}

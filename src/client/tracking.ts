@@ -1,0 +1,139 @@
+// First-party tracking: session id, UTM capture and the visit/click/conversion beacons. No cookie is set
+// and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
+
+const SESSION_KEY = "zapflow.sessionId";
+const UTM_KEY = "zapflow.utm";
+const UTM_FIELDS = ["utm_source", "utm_campaign", "utm_medium", "utm_term", "utm_content"] as const;
+
+export type StoredUtm = Partial<Record<typeof UTM_FIELDS[number], string>>;
+
+function session(): Storage | null {
+  try {
+    return globalThis.sessionStorage ?? null;
+  } catch {
+    return null; // storage disabled
+  }
+}
+
+/** A random string of base-36 characters. */
+export function randomId(length = 8): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join("");
+}
+
+/** The browser session's id (time plus random), created once per session. */
+export function sessionId(): string {
+  const store = session();
+  let id = store?.getItem(SESSION_KEY) ?? "";
+  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(id)) {
+    id = `${Date.now()}-${randomId(10)}`;
+    try {
+      store?.setItem(SESSION_KEY, id);
+    } catch {
+      // quota or disabled: a fresh id per page is the best we can do
+    }
+  }
+  return id;
+}
+
+/** Stores the landing URL's UTM parameters when any `utm_*` is present (a new campaign replaces the old). */
+export function captureUtm(search = location.search): void {
+  const params = new URLSearchParams(search);
+  if (!UTM_FIELDS.some((f) => params.get(f))) return;
+  const utm: StoredUtm = {};
+  for (const f of UTM_FIELDS) {
+    const v = params.get(f)?.trim().slice(0, 200);
+    if (v) utm[f] = v;
+  }
+  try {
+    session()?.setItem(UTM_KEY, JSON.stringify(utm));
+  } catch {
+    // storage unavailable: UTM simply stays empty
+  }
+}
+
+/** The stored UTM parameters; anything unreadable counts as empty (spec section 5). */
+export function storedUtm(): StoredUtm {
+  try {
+    const value = JSON.parse(session()?.getItem(UTM_KEY) ?? "{}");
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const utm: StoredUtm = {};
+    for (const f of UTM_FIELDS) if (typeof value[f] === "string" && value[f]) utm[f] = value[f];
+    return utm;
+  } catch {
+    return {};
+  }
+}
+
+/** Appends the stored UTM parameters to a link; an invalid URL gives back the link unchanged. */
+export function withUtm(link: string): string {
+  try {
+    const url = new URL(link);
+    const utm = storedUtm();
+    for (const f of ["utm_source", "utm_campaign", "utm_medium"] as const) {
+      if (utm[f]) url.searchParams.set(f, utm[f]!);
+    }
+    return url.toString();
+  } catch {
+    return link;
+  }
+}
+
+/** Error text as the spec's catalogue words it: status, colon, body (or status text / 'Unknown error'). */
+export async function describeFailure(res: Response | null, error?: unknown): Promise<string> {
+  if (!res) return error instanceof Error ? error.message : "Unknown error";
+  const body = await res.text().catch(() => "");
+  return `${res.status}: ${body || res.statusText || "Unknown error"}`;
+}
+
+/** POSTs JSON to our own API; keepalive so it survives a navigation. Never throws. */
+export async function postJson(path: string, body: unknown): Promise<Response | null> {
+  try {
+    return await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+      credentials: "same-origin",
+      keepalive: true,
+    });
+  } catch (error) {
+    console.error(`${path} failed:`, await describeFailure(null, error));
+    return null;
+  }
+}
+
+async function beacon(path: string, body: Record<string, unknown>): Promise<void> {
+  const res = await postJson(path, body);
+  if (res && !res.ok) console.error(`${path} failed:`, await describeFailure(res));
+}
+
+function common(source: string) {
+  const utm = storedUtm();
+  return {
+    source,
+    sessionId: sessionId(),
+    utmSource: utm.utm_source ?? null,
+    utmCampaign: utm.utm_campaign ?? null,
+    utmMedium: utm.utm_medium ?? null,
+  };
+}
+
+/** Records a page view: path plus query, session id and the five UTM fields. */
+export function trackVisit(): Promise<void> {
+  const utm = storedUtm();
+  return beacon("/api/tracking/visit", {
+    ...common((location.pathname + location.search).slice(0, 2000)),
+    utmTerm: utm.utm_term ?? null,
+    utmContent: utm.utm_content ?? null,
+  });
+}
+
+/** Records a pricing-button click (the modal opened). Failures are only logged. */
+export function trackClick(source: string): Promise<void> {
+  return beacon("/api/tracking/click", common(source));
+}
+
+/** Records a submitted lead form. Failures are only logged. */
+export function trackConversion(source: string): Promise<void> {
+  return beacon("/api/tracking/conversion", common(source));
+}

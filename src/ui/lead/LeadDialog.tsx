@@ -1,0 +1,214 @@
+// The lead-capture dialog (spec sections 2, 4 and 5). Loaded on first use by LeadModal.tsx.
+import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { Lang } from "../../shared/languages.ts";
+import type { LeadIntent } from "./lead_events.ts";
+import { conversionSource, type LeadErrors, type LeadFields, validateLead } from "./lead_form.ts";
+import { trackEvent } from "../../client/analytics.ts";
+import { randomId, storedUtm, trackConversion, withUtm } from "../../client/tracking.ts";
+import { dropLead, keepLead, sendLead } from "../../client/lead_outbox.ts";
+import { metaEventId, pixelActive, sendMetaEvent } from "../../client/pixel.ts";
+
+/** Delays of spec section 9: redirect 800 ms after a saved lead, 500 ms after a failed save. */
+export const REDIRECT_AFTER_SAVE_MS = 800;
+export const REDIRECT_AFTER_FAILURE_MS = 500;
+
+const EMPTY: LeadFields = { name: "", email: "", whatsapp: "" };
+const FIELDS = ["name", "email", "whatsapp"] as const;
+
+export interface LeadDialogProps {
+  lang: Lang;
+  intent: LeadIntent;
+  onClosed: () => void;
+}
+
+export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
+  const { t } = useTranslation("lead");
+  const dialog = useRef<HTMLDialogElement>(null);
+  const inputs = useRef<Partial<Record<keyof LeadFields, HTMLInputElement | null>>>({});
+  const opener = useRef<Element | null>(null);
+  const [fields, setFields] = useState<LeadFields>(EMPTY);
+  const [errors, setErrors] = useState<LeadErrors>({});
+  const [honeypot, setHoneypot] = useState("");
+  const [submitting, setSubmitting] = useState(false);
+  const planLabel = intent.kind === "plan" ? intent.planName : "Especialista";
+
+  useEffect(() => {
+    opener.current = document.activeElement;
+    const el = dialog.current;
+    if (el && !el.open) el.showModal();
+    inputs.current.name?.focus();
+    return () => {
+      if (opener.current instanceof HTMLElement) opener.current.focus();
+    };
+  }, []);
+
+  function close(logged: boolean) {
+    if (logged) trackEvent("lead_modal_close", "lead", planLabel);
+    dialog.current?.close();
+    setFields(EMPTY);
+    setErrors({});
+    onClosed();
+  }
+
+  function finish(target: string) {
+    location.assign(target);
+    close(false);
+  }
+
+  function change(field: keyof LeadFields, value: string) {
+    setFields((f) => ({ ...f, [field]: value }));
+    if (errors[field]) setErrors((e) => ({ ...e, [field]: undefined }));
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (submitting) return;
+    const found = validateLead(fields);
+    setErrors(found);
+    const firstBad = FIELDS.find((f) => found[f]);
+    if (firstBad) {
+      inputs.current[firstBad]?.focus();
+      return;
+    }
+    setSubmitting(true);
+    const utm = storedUtm();
+    const eventId = pixelActive() ? metaEventId("Lead") : null;
+    const idempotencyKey = `lead_${Date.now()}_${randomId(12)}`;
+    const body: Record<string, unknown> = {
+      name: fields.name.trim(),
+      email: fields.email.trim(),
+      whatsapp: fields.whatsapp.trim(),
+      plan: planLabel,
+      utmSource: utm.utm_source ?? null,
+      utmCampaign: utm.utm_campaign ?? null,
+      utmMedium: utm.utm_medium ?? null,
+      page: location.href.slice(0, 2000),
+      idempotencyKey,
+    };
+    if (eventId) body.eventId = eventId;
+    if (honeypot) body.website = honeypot;
+    // Kept before sending: even if the tab closes mid-request, a later page load re-sends it.
+    keepLead({ idempotencyKey, createdAt: Date.now(), body });
+    const result = await sendLead(body);
+    const target = intent.kind === "plan" ? withUtm(intent.checkoutUrl) : intent.checkoutUrl;
+    if (result !== "failed") dropLead(idempotencyKey);
+    if (result === "saved") {
+      trackEvent("lead_capture", "lead", planLabel);
+      void trackConversion(conversionSource(intent));
+      if (eventId) {
+        void sendMetaEvent("Lead", { content_name: planLabel, content_category: "pricing" }, eventId);
+      }
+      setTimeout(() => finish(target), REDIRECT_AFTER_SAVE_MS);
+    } else {
+      setTimeout(() => finish(target), REDIRECT_AFTER_FAILURE_MS);
+    }
+  }
+
+  function keyDown(event: KeyboardEvent<HTMLDialogElement>) {
+    if (event.key !== "Tab") return;
+    // Keep focus inside the dialog (showModal makes the page inert, this also keeps it off the browser UI).
+    const focusable = dialog.current?.querySelectorAll<HTMLElement>(
+      "button:not([disabled]), input:not([tabindex='-1']):not([disabled])",
+    );
+    if (!focusable?.length) return;
+    const first = focusable[0];
+    const last = focusable[focusable.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first.focus();
+    }
+  }
+
+  const field = (name: keyof LeadFields, type: string, autoComplete: string, inputMode?: "tel" | "email") => {
+    const error = errors[name];
+    return (
+      <div className="lead-field">
+        <label htmlFor={`lead-${name}`}>{t(`leadModal.fields.${name}.label`)}</label>
+        <input
+          ref={(el) => {
+            inputs.current[name] = el;
+          }}
+          id={`lead-${name}`}
+          name={name}
+          type={type}
+          inputMode={inputMode}
+          autoComplete={autoComplete}
+          placeholder={t(`leadModal.fields.${name}.placeholder`)}
+          value={fields[name]}
+          onChange={(e) => change(name, e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `lead-${name}-error` : undefined}
+          aria-required="true"
+          disabled={submitting}
+        />
+        {error && <p id={`lead-${name}-error`} className="lead-error">{t(error)}</p>}
+      </div>
+    );
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      className="lead-dialog"
+      aria-labelledby="lead-title"
+      aria-describedby="lead-description"
+      onCancel={(e) => {
+        e.preventDefault(); // Escape: close through our own path so it is logged
+        if (!submitting) close(true);
+      }}
+      onKeyDown={keyDown}
+    >
+      <form className="lead-form" noValidate onSubmit={submit}>
+        <div className="lead-head">
+          <h2 id="lead-title">
+            {intent.kind === "plan"
+              ? t("leadModal.planTitle", { plan: intent.planName })
+              : t("leadModal.specialistTitle")}
+          </h2>
+          <button
+            type="button"
+            className="lead-close"
+            aria-label={t("leadModal.close")}
+            onClick={() => close(true)}
+            disabled={submitting}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        <p id="lead-description" className="lead-description">
+          {intent.kind === "plan" ? t("leadModal.planDescription") : t("leadModal.specialistDescription")}
+        </p>
+        {field("name", "text", "name")}
+        {field("email", "email", "email", "email")}
+        {field("whatsapp", "tel", "tel", "tel")}
+        <div className="lead-hp" aria-hidden="true">
+          <label htmlFor="lead-website">Website</label>
+          <input
+            id="lead-website"
+            name="website"
+            type="text"
+            tabIndex={-1}
+            autoComplete="off"
+            value={honeypot}
+            onChange={(e) => setHoneypot(e.target.value)}
+          />
+        </div>
+        <p className="lead-privacy">{t("leadModal.privacy")}</p>
+        <div className="lead-actions">
+          <button type="button" className="btn btn-outline" onClick={() => close(true)} disabled={submitting}>
+            {t("leadModal.cancel")}
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={submitting} aria-busy={submitting}>
+            {submitting ? t("leadModal.submitting") : t("leadModal.submit")}
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
