@@ -180,7 +180,7 @@ browserTest(
       const res = await saved;
       const savedAt = Date.now();
       assert.equal(res.status(), 201);
-      await waitFor(async () => v.external.length, (n) => n > 0);
+      await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0);
       const delay = v.external[0].at - savedAt;
       console.log(`redirect after a saved lead: ${delay} ms`);
       assert.ok(delay >= 700, `redirect came after ${delay} ms`);
@@ -237,7 +237,7 @@ browserTest("lead modal: the submit button shows an ellipsis and is disabled whi
     await busy.waitFor();
     assert.equal(await busy.isDisabled(), true);
     release();
-    await waitFor(async () => v.external.length, (n) => n > 0);
+    await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0);
     assert.match(v.external[0].url, /^https:\/\/wa\.me\/\d+\?text=/);
     assert.ok(!v.external[0].url.includes("utm_"), "the specialist link goes as is");
     const [lead] = await rows<{ plan: string; plan_label: string }>(
@@ -276,7 +276,7 @@ browserTest(
       await dialog.getByRole("button", { name: "Continuar" }).click();
       assert.equal((await failed).status(), 503);
       const failedAt = Date.now();
-      await waitFor(async () => v.external.length, (n) => n > 0);
+      await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0);
       const delay = v.external[0].at - failedAt;
       console.log(`redirect after a failed save: ${delay} ms`);
       assert.ok(delay >= 400, `redirect came after ${delay} ms`);

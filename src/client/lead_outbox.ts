@@ -58,7 +58,10 @@ export async function sendLead(body: Record<string, unknown>): Promise<"saved" |
       credentials: "same-origin",
       keepalive: true,
     });
-    if (res.ok) return "saved";
+    if (res.ok) {
+      await res.arrayBuffer().catch(() => {});
+      return "saved";
+    }
     const text = await res.text().catch(() => "");
     console.error("Lead save failed:", `${res.status}: ${text || res.statusText}`);
     return res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429

@@ -93,8 +93,6 @@ export async function sendMetaEvent(
     customData,
     eventId,
   });
-  if (res && !res.ok) {
-    const body = await res.text().catch(() => "");
-    console.error("Meta event failed:", res.status, body || "Unknown error");
-  }
+  const body = await res?.text().catch(() => "");
+  if (res && !res.ok) console.error("Meta event failed:", res.status, body || "Unknown error");
 }

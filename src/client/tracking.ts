@@ -86,15 +86,15 @@ export async function describeFailure(res: Response | null, error?: unknown): Pr
   return `${res.status}: ${body || res.statusText || "Unknown error"}`;
 }
 
-/** POSTs JSON to our own API; keepalive so it survives a navigation. Never throws. */
-export async function postJson(path: string, body: unknown): Promise<Response | null> {
+/** POSTs JSON to our own API (keepalive: survives a navigation when asked). Never throws. */
+export async function postJson(path: string, body: unknown, keepalive = false): Promise<Response | null> {
   try {
     return await fetch(path, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
       credentials: "same-origin",
-      keepalive: true,
+      keepalive,
     });
   } catch (error) {
     console.error(`${path} failed:`, await describeFailure(null, error));
@@ -103,8 +103,9 @@ export async function postJson(path: string, body: unknown): Promise<Response | 
 }
 
 async function beacon(path: string, body: Record<string, unknown>): Promise<void> {
-  const res = await postJson(path, body);
+  const res = await postJson(path, body, true);
   if (res && !res.ok) console.error(`${path} failed:`, await describeFailure(res));
+  else await res?.arrayBuffer().catch(() => {}); // an unread body counts as an aborted request
 }
 
 function common(source: string) {

@@ -56,7 +56,7 @@ appTest("pages: only the page's own language is embedded", async (t) => {
   const html = await (await t.request("/en")).text();
   const data = JSON.parse(html.match(/<script id="page-data"[^>]*>(.*?)<\/script>/)![1]);
   assert.equal(data.lang, "en");
-  assert.deepEqual(Object.keys(data.resources).sort(), ["common", "home"]);
+  assert.deepEqual(Object.keys(data.resources).sort(), ["common", "home", "lead"]);
   assert.ok(!html.includes("Automação de WhatsApp Business"));
 });
 
