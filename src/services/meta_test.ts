@@ -295,3 +295,23 @@ dbTest("meta: nothing is queued or sent without a pixel id and token", async (db
     failed: 0,
   });
 });
+
+dbTest("meta: two workers delivering at the same time send each event exactly once", async (db) => {
+  // On PGlite (one connection) the two interleave query by query; on PostgreSQL they truly race.
+  const fake = fakeGraph();
+  try {
+    const c = clock("2026-11-20T15:00:00Z");
+    const config = configFor(fake);
+    for (let i = 0; i < 40; i++) await queueMetaEvent(db, config, lead(`lead_${i}_pair`), client, c.now());
+    const [a, b] = await Promise.all([
+      deliverDueMetaEvents(db, config, { now: c.now }),
+      deliverDueMetaEvents(db, config, { now: c.now }),
+    ]);
+    assert.equal(a.sent + b.sent, 40);
+    const delivered = fake.requests.flatMap((r) => r.body.data.map((e) => e.event_id));
+    assert.equal(delivered.length, 40);
+    assert.equal(new Set(delivered).size, 40);
+  } finally {
+    await fake.close();
+  }
+});

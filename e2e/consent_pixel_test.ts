@@ -1,0 +1,140 @@
+// Consent and the third-party scripts: the Meta pixel and the tag manager load only after acceptance (opt-in
+// mode), the choice is remembered and reopened from the footer, and the pixel's Lead eventID is the
+// event_id the server queues for the Conversions API. External hosts are served by page.route fakes.
+import assert from "node:assert/strict";
+import type { BrowserContext, Page } from "playwright-core";
+import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
+import { listMetaEvents } from "../src/db/meta_outbox.ts";
+
+const UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
+const META_ENV = {
+  META_PIXEL_ID: "123456789012345",
+  META_ACCESS_TOKEN: "token",
+  META_GRAPH_URL: "http://127.0.0.1:9/v26.0",
+  GTM_ID: "GTM-TEST12",
+};
+// Stands in for fbevents.js: records every fbq call, queued ones included.
+const FAKE_FBEVENTS =
+  `(function(){var f=window.fbq;window.__fb=(f.queue||[]).map(function(a){return Array.from(a)});
+f.callMethod=function(){window.__fb.push(Array.from(arguments))};})();`;
+
+async function visitor(server: Served) {
+  const context: BrowserContext = await (await getBrowser()).newContext({
+    viewport: { width: 1366, height: 900 },
+    locale: "pt-BR",
+    userAgent: UA,
+  });
+  const thirdParty: string[] = [];
+  await context.route("https://connect.facebook.net/**", (route) => {
+    thirdParty.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_FBEVENTS });
+  });
+  await context.route("https://www.googletagmanager.com/**", (route) => {
+    thirdParty.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: "text/javascript", body: "window.__gtm=true;" });
+  });
+  await context.route("https://app.zapflow.com.br/**", (route) => route.fulfill({ status: 200, body: "ok" }));
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  return { context, page, thirdParty, errors };
+}
+
+async function land(page: Page, url: string) {
+  await page.goto(url);
+  await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
+}
+
+async function until(fn: () => Promise<boolean>, ms = 8000) {
+  const end = Date.now() + ms;
+  while (!(await fn()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+}
+
+browserTest(
+  "consent: pixel and tag manager wait for acceptance; the choice is remembered and reopened from the footer",
+  async () => {
+    const server = await serveApp(META_ENV);
+    const v = await visitor(server);
+    try {
+      await land(v.page, server.baseUrl + "/pt-br/");
+      const banner = v.page.getByRole("region", { name: "Sua privacidade" });
+      await banner.waitFor();
+      await v.page.screenshot({ path: "e2e/screenshots/consent-1366.png" }).catch(() => {});
+      await banner.getByRole("button", { name: "Recusar" }).click();
+      await banner.waitFor({ state: "hidden" });
+      await land(v.page, server.baseUrl + "/pt-br/clientes");
+      await v.page.waitForTimeout(1000);
+      assert.equal(await banner.count(), 0, "a refusal is remembered");
+      assert.deepEqual(v.thirdParty, [], "nothing third-party before acceptance");
+
+      await v.page.getByRole("button", { name: "Preferências de privacidade" }).click();
+      await banner.getByRole("button", { name: "Aceitar" }).click();
+      await until(async () => v.thirdParty.length >= 2);
+      assert.ok(v.thirdParty.some((u) => u.startsWith("https://connect.facebook.net/")));
+      assert.ok(v.thirdParty.some((u) => u === "https://www.googletagmanager.com/gtm.js?id=GTM-TEST12"));
+      await until(() => v.page.evaluate(() => Array.isArray((globalThis as { __fb?: unknown }).__fb)));
+      const calls = await v.page.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);
+      assert.deepEqual(calls.slice(0, 2), [["init", META_ENV.META_PIXEL_ID], ["track", "PageView"]]);
+
+      // Accepted is remembered too: the next page starts the pixel by itself.
+      v.thirdParty.length = 0;
+      await land(v.page, server.baseUrl + "/pt-br/");
+      await until(async () => v.thirdParty.length >= 2);
+      assert.equal(await banner.count(), 0);
+      assert.ok(v.thirdParty.some((u) => u.startsWith("https://connect.facebook.net/")));
+      assert.deepEqual(v.errors, []);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+browserTest(
+  "meta: the pixel's Lead eventID is the event_id queued for the Conversions API, with hashed e-mail and phone",
+  async () => {
+    const server = await serveApp({ ...META_ENV, CONSENT_MODE: "none" });
+    const v = await visitor(server);
+    try {
+      await land(v.page, server.baseUrl + "/pt-br/?fbclid=IwAR0abcDEF");
+      assert.equal(
+        await v.page.getByRole("region", { name: "Sua privacidade" }).count(),
+        0,
+        "no banner in none mode",
+      );
+      await until(() => v.page.evaluate(() => Array.isArray((globalThis as { __fb?: unknown }).__fb)));
+      await v.page.getByRole("button", { name: "Assinar agora (Premium)" }).click();
+      const dialog = v.page.getByRole("dialog");
+      await dialog.getByLabel("Nome").fill("Pedro");
+      await dialog.getByLabel("E-mail").fill("Pedro@Example.com");
+      await dialog.getByLabel("WhatsApp").fill("(21) 99876-5432");
+      const metaPost = v.page.waitForResponse((r) => r.url().endsWith("/api/meta/event"));
+      await dialog.getByRole("button", { name: "Continuar" }).click();
+      assert.equal((await metaPost).status(), 202);
+      const calls = await v.page.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);
+      const lead = calls.find((c) => c[0] === "track" && c[1] === "Lead") as [string, string, unknown, {
+        eventID: string;
+      }];
+      assert.ok(lead, JSON.stringify(calls));
+      assert.match(lead[3].eventID, /^lead_\d{13}_[a-z0-9]+$/);
+      const events = await listMetaEvents(server.db);
+      assert.equal(events.length, 1, "the lead and the browser's event are one outbox row");
+      assert.equal(events[0].eventId, lead[3].eventID);
+      const user = (events[0].payload as { user_data: Record<string, unknown> }).user_data;
+      const hex = async (s: string) =>
+        Array.from(
+          new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))),
+          (b) => b.toString(16).padStart(2, "0"),
+        ).join("");
+      assert.deepEqual(user.em, [await hex("pedro@example.com")]);
+      assert.deepEqual(user.ph, [await hex("5521998765432")]);
+      assert.equal(user.client_user_agent, UA);
+      assert.match(String(user.fbc), /^fb\.1\.\d{13}\.IwAR0abcDEF$/);
+      assert.deepEqual(v.errors, []);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);

@@ -1,0 +1,58 @@
+import assert from "node:assert/strict";
+import { captureUtm, sessionId, storedUtm, withUtm } from "./tracking.ts";
+import { conversionSource, validateLead } from "../ui/lead/lead_form.ts";
+
+Deno.test("tracking: UTM parameters are captured from the landing URL and appended to checkout links", () => {
+  sessionStorage.clear();
+  captureUtm("?utm_source=google&utm_campaign=bf&utm_medium=cpc&utm_term=crm&x=1");
+  assert.deepEqual(storedUtm(), {
+    utm_source: "google",
+    utm_campaign: "bf",
+    utm_medium: "cpc",
+    utm_term: "crm",
+  });
+  captureUtm("?page=2"); // no utm_*: the stored campaign stays
+  assert.equal(storedUtm().utm_source, "google");
+  assert.equal(
+    withUtm("https://app.zapflow.com.br/checkout/pro?ref=site"),
+    "https://app.zapflow.com.br/checkout/pro?ref=site&utm_source=google&utm_campaign=bf&utm_medium=cpc",
+  );
+});
+
+Deno.test("tracking: an invalid link is returned unchanged and unreadable UTM storage counts as empty", () => {
+  sessionStorage.clear();
+  captureUtm("?utm_source=ig");
+  assert.equal(withUtm("not a url"), "not a url");
+  sessionStorage.setItem("zapflow.utm", "{broken");
+  assert.deepEqual(storedUtm(), {});
+  assert.equal(withUtm("https://x.example/a"), "https://x.example/a");
+  sessionStorage.setItem("zapflow.utm", '["a"]');
+  assert.deepEqual(storedUtm(), {});
+});
+
+Deno.test("tracking: the session id is time plus random and stays the same within the session", () => {
+  sessionStorage.clear();
+  const id = sessionId();
+  assert.match(id, /^\d{13}-[a-z0-9]{10}$/);
+  assert.equal(sessionId(), id);
+});
+
+Deno.test("lead form: validation keys of spec section 5", () => {
+  assert.deepEqual(validateLead({ name: " ", email: "", whatsapp: "" }), {
+    name: "leadModal.validation.nameRequired",
+    email: "leadModal.validation.emailRequired",
+    whatsapp: "leadModal.validation.whatsappRequired",
+  });
+  assert.deepEqual(validateLead({ name: "A", email: "a@b", whatsapp: "1" }), {
+    email: "leadModal.validation.emailInvalid",
+  });
+  assert.deepEqual(validateLead({ name: "A", email: "a b@c.d", whatsapp: "1" }), {
+    email: "leadModal.validation.emailInvalid",
+  });
+  assert.deepEqual(validateLead({ name: "A", email: "a@b.c", whatsapp: "x" }), {});
+});
+
+Deno.test("lead form: conversion sources use the lower-cased plan name or the specialist source", () => {
+  assert.equal(conversionSource({ kind: "plan", planName: "Premium" }), "pricing_premium_plan");
+  assert.equal(conversionSource({ kind: "specialist" }), "pricing_specialist_enterprise");
+});
