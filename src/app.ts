@@ -8,6 +8,7 @@ import { serveStatic } from "./server/static.ts";
 import { NotFound } from "./server/errors.ts";
 import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
+import { seo } from "./routes/seo.ts";
 import { adminApi } from "./routes/api/admin.ts";
 import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
@@ -44,6 +45,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.all("/api/*", () => {
     throw new NotFound();
   });
+  app.route("/", seo);
   app.route("/", pages);
 
   app.onError(errorHandler);

@@ -19,6 +19,7 @@ import CustomersPage from "../ui/pages/CustomersPage.tsx";
 import LegalPage from "../ui/pages/LegalPage.tsx";
 import type { AppDeps, AppEnv } from "./env.ts";
 import { log } from "./log.ts";
+import { structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
   home: HomePage,
@@ -54,6 +55,9 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
   const isPublic = PUBLIC_PAGES.includes(page);
   const text = (k: string) => String(t(`${metaKey}.${k}`));
   return {
+    jsonLd: isPublic
+      ? structuredData(page, lang, origin, { title: text("title"), description: text("description") })
+      : undefined,
     title: `${text("title")} | ${SITE.brand}`,
     description: text("description"),
     keywords: isPublic ? text("keywords") : undefined,

@@ -51,6 +51,9 @@ export function Document(props: DocumentProps) {
         <meta property="og:locale" content={meta.ogLocale} />
         {meta.ogLocaleAlternates.map((l) => <meta key={l} property="og:locale:alternate" content={l} />)}
         {meta.ogImage && <meta property="og:image" content={meta.ogImage} />}
+        {meta.ogImage && <meta property="og:image:width" content="1200" />}
+        {meta.ogImage && <meta property="og:image:height" content="630" />}
+        {meta.ogImage && <meta property="og:image:alt" content={meta.siteName} />}
         <meta name="twitter:card" content="summary_large_image" />
         <meta name="twitter:title" content={meta.title} />
         <meta name="twitter:description" content={meta.description} />

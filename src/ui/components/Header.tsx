@@ -52,13 +52,27 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
     };
   }, [dropdownOpen, menuOpen]);
 
+  // A tap fires mouseenter just before click: the click must not close what the same tap opened.
+  const openedByHover = useRef(false);
   const openDropdown = () => {
     clearTimeout(closeTimer.current);
+    if (!dropdownOpen) openedByHover.current = true;
     setDropdownOpen(true);
   };
   const closeDropdownSoon = () => {
     clearTimeout(closeTimer.current);
-    closeTimer.current = setTimeout(() => setDropdownOpen(false), DROPDOWN_CLOSE_MS);
+    closeTimer.current = setTimeout(() => {
+      openedByHover.current = false;
+      setDropdownOpen(false);
+    }, DROPDOWN_CLOSE_MS);
+  };
+  const onToggleClick = () => {
+    if (openedByHover.current) {
+      openedByHover.current = false;
+      setDropdownOpen(true);
+      return;
+    }
+    setDropdownOpen((open) => !open);
   };
 
   /** Anchor links scroll in place on the home page; on phones the menu closes 50 ms later. */
@@ -123,7 +137,7 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
                   className="dropdown-toggle"
                   aria-expanded={dropdownOpen}
                   aria-controls="integrations-menu"
-                  onClick={() => setDropdownOpen((open) => !open)}
+                  onClick={onToggleClick}
                 >
                   {t("nav.integrations")}
                   <Icon name="chevron" size={16} />

@@ -1,0 +1,371 @@
+// The public site as a visitor sees it: every page in every language, the header's timings, the FAQ,
+// the logo fallback, the language switch, the video facade, accessibility (axe) and the script budget.
+import assert from "node:assert/strict";
+import axe from "axe-core";
+import type { Page } from "playwright-core";
+import { browserTest, getBrowser, openPage, serveApp, type Served } from "./browser.ts";
+import { COUNTS, SECTIONS, SITE_PAGES } from "./site_fixtures.ts";
+import { LANG_STORAGE_KEY } from "../src/shared/languages.ts";
+import { SITE } from "../src/site.ts";
+
+let served: Promise<Served> | undefined;
+/** One server for every test in this file. */
+function server(): Promise<Served> {
+  served ??= serveApp();
+  return served;
+}
+globalThis.addEventListener("unload", () => {
+  served?.then((s) => s.close()).catch(() => {});
+});
+
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1366, height: 900 };
+
+/** Visible text with e-mail addresses and domain names removed, so only real key leaks remain. */
+async function visibleText(page: Page): Promise<string> {
+  const text = await page.evaluate(() => document.body.innerText);
+  return text.replace(/\S+@\S+/g, " ").replace(/\b[\w-]+\.(com|br|org|net)(\.br)?\b/g, " ");
+}
+
+async function gotoHydrated(page: Page, url: string) {
+  const res = await page.goto(url);
+  await page.waitForSelector("html[data-hydrated=true]", { timeout: 15_000 });
+  return res;
+}
+
+/** Stops the page's timers so a test moves time itself (the clock was installed before the page loaded). */
+async function freezeClock(page: Page) {
+  await page.clock.pauseAt(new Date(await page.evaluate(() => Date.now()) + 1000));
+}
+
+browserTest("site: every public page in every language is complete and clean", async () => {
+  const { baseUrl } = await server();
+  const { page, problems, close } = await openPage(baseUrl, DESKTOP);
+  try {
+    for (const p of SITE_PAGES) {
+      const res = await gotoHydrated(page, baseUrl + p.path);
+      const where = `${p.path}`;
+      assert.equal(res?.status(), 200, where);
+      assert.equal(await page.getAttribute("html", "lang"), p.htmlLang, where);
+      assert.equal(await page.locator("h1").count(), 1, `${where}: one h1`);
+      assert.equal(await page.locator("header.site-header").count(), 1, where);
+      assert.equal(await page.locator("main#main").count(), 1, where);
+      assert.equal(await page.locator("footer.site-footer").count(), 1, where);
+      // Sections present, in the spec's order.
+      const positions = await page.evaluate((selectors) =>
+        selectors.map((s) => {
+          const el = document.querySelector(s);
+          return el ? el.getBoundingClientRect().top + scrollY : -1;
+        }), SECTIONS[p.page]);
+      SECTIONS[p.page].forEach((s, i) => assert.ok(positions[i] >= 0, `${where}: ${s} is missing`));
+      for (let i = 1; i < positions.length; i++) {
+        assert.ok(positions[i] >= positions[i - 1], `${where}: ${SECTIONS[p.page][i]} is out of order`);
+      }
+      for (const [selector, n] of Object.entries(COUNTS[p.page])) {
+        assert.equal(await page.locator(selector).count(), n, `${where}: ${selector}`);
+      }
+      const text = await visibleText(page);
+      assert.doesNotMatch(
+        text,
+        /\b[a-z]+\.[a-zA-Z]+\.[a-zA-Z.]+\b/,
+        `${where}: a translation key is visible`,
+      );
+      assert.doesNotMatch(text, /\{\{|\}\}/, `${where}: an interpolation is visible`);
+      const headings = await page.evaluate(() =>
+        [...document.querySelectorAll("main h1, main h2, main h3, main h4")].map((h) => Number(h.tagName[1]))
+      );
+      for (let i = 1; i < headings.length; i++) {
+        assert.ok(headings[i] <= headings[i - 1] + 1, `${where}: heading level skips to h${headings[i]}`);
+      }
+      const untitled = await page.locator("img:not([alt])").count();
+      assert.equal(untitled, 0, `${where}: images without alt`);
+    }
+    assert.deepEqual(problems.consoleErrors, []);
+    assert.deepEqual(problems.failedRequests, []);
+  } finally {
+    await close();
+  }
+});
+
+browserTest("site: legal pages link the cancellation page and end with the contact block", async () => {
+  const { baseUrl } = await server();
+  const { page, close } = await openPage(baseUrl, DESKTOP);
+  try {
+    await gotoHydrated(page, baseUrl + "/en/terms-of-service");
+    assert.equal(await page.locator(`#secao-7 a[href="${SITE.chatbotCancellationUrl}"]`).count(), 1);
+    assert.ok((await page.locator(".legal-contact").innerText()).includes(SITE.contactEmail));
+    await gotoHydrated(page, baseUrl + "/pt-br/politica-privacidade");
+    const text = await page.locator("main").innerText();
+    for (const word of ["HMAC-SHA256", "utm_source", "Meta", "LGPD", "WhatsApp"]) {
+      assert.ok(text.includes(word), `privacy mentions ${word}`);
+    }
+    assert.equal(await page.evaluate(() => scrollY), 0);
+  } finally {
+    await close();
+  }
+});
+
+browserTest(
+  "site: the integrations dropdown opens on hover and closes 150 ms after the pointer leaves",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, close } = await openPage(baseUrl, DESKTOP);
+    try {
+      await page.clock.install();
+      await gotoHydrated(page, baseUrl + "/pt-br");
+      await freezeClock(page);
+      const toggle = page.locator(".dropdown-toggle");
+      await toggle.hover({ force: true });
+      assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+      assert.ok(await page.locator("#integrations-menu").isVisible());
+      await page.mouse.move(5, 600);
+      await page.clock.runFor(140);
+      assert.equal(await toggle.getAttribute("aria-expanded"), "true", "still open 140 ms after leaving");
+      await page.clock.runFor(20);
+      assert.equal(await toggle.getAttribute("aria-expanded"), "false", "closed after 150 ms");
+      // Coming back within the delay keeps it open.
+      await toggle.hover({ force: true });
+      await page.mouse.move(5, 600);
+      await page.clock.runFor(100);
+      await toggle.hover({ force: true });
+      await page.clock.runFor(300);
+      assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    } finally {
+      await close();
+    }
+  },
+);
+
+browserTest("site: the dropdown works by keyboard and by tap", async () => {
+  const { baseUrl } = await server();
+  const { page, close } = await openPage(baseUrl, DESKTOP);
+  try {
+    await gotoHydrated(page, baseUrl + "/es");
+    const toggle = page.locator(".dropdown-toggle");
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    await page.keyboard.press("Tab");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.getAttribute("href")),
+      "/es/pipefy-whatsapp-integracao",
+    );
+    await page.keyboard.press("Escape");
+    assert.equal(await toggle.getAttribute("aria-expanded"), "false");
+    assert.equal(
+      await page.evaluate(() => document.activeElement?.classList.contains("dropdown-toggle")),
+      true,
+    );
+  } finally {
+    await close();
+  }
+  // A real touch screen: a tap opens the menu (the mouseenter a tap emulates must not toggle it twice).
+  const context = await (await getBrowser()).newContext({ viewport: PHONE, hasTouch: true, isMobile: true });
+  try {
+    const phone = await context.newPage();
+    await gotoHydrated(phone, baseUrl + "/pt-br");
+    await phone.locator("button.menu-toggle").tap();
+    const toggle = phone.locator(".dropdown-toggle");
+    await toggle.tap();
+    assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+    await phone.locator('#integrations-menu a[href="/pt-br/trello-whatsapp-integracao"]').tap();
+    await phone.waitForURL(/trello-whatsapp-integracao$/);
+  } finally {
+    await context.close();
+  }
+});
+
+browserTest(
+  "site: the phone menu closes 50 ms after an anchor click and the page scrolls there",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, close } = await openPage(baseUrl, PHONE);
+    try {
+      await page.clock.install();
+      await gotoHydrated(page, baseUrl + "/pt-br");
+      await freezeClock(page);
+      const toggle = page.locator("button.menu-toggle");
+      await toggle.click();
+      assert.equal(await toggle.getAttribute("aria-expanded"), "true");
+      await page.locator('#site-nav a[href="/pt-br/#precos"]').first().click();
+      await page.clock.runFor(40);
+      assert.equal(await toggle.getAttribute("aria-expanded"), "true", "still open 40 ms after the click");
+      await page.clock.runFor(20);
+      assert.equal(await toggle.getAttribute("aria-expanded"), "false", "closed after 50 ms");
+      assert.equal(new URL(page.url()).hash, "#precos");
+      await page.clock.runFor(2000);
+      await page.waitForFunction(() => {
+        const top = document.getElementById("precos")!.getBoundingClientRect().top;
+        return top >= -5 && top < 200;
+      });
+    } finally {
+      await close();
+    }
+  },
+);
+
+browserTest("site: the FAQ keeps one answer open and closes it on a second click", async () => {
+  const { baseUrl } = await server();
+  const { page, close } = await openPage(baseUrl, DESKTOP);
+  try {
+    await gotoHydrated(page, baseUrl + "/en");
+    const buttons = page.locator("#faq .faq-item button");
+    const expanded = () => page.locator('#faq .faq-item button[aria-expanded="true"]').count();
+    assert.equal(await expanded(), 0);
+    await buttons.nth(0).click();
+    assert.equal(await buttons.nth(0).getAttribute("aria-expanded"), "true");
+    assert.ok(await page.locator("#faq .faq-item").nth(0).locator("[role=region]").isVisible());
+    await buttons.nth(2).click();
+    assert.equal(await expanded(), 1);
+    assert.equal(await buttons.nth(2).getAttribute("aria-expanded"), "true");
+    assert.equal(await page.locator("#faq .faq-item").nth(0).locator("[role=region]").isVisible(), false);
+    await buttons.nth(2).click();
+    assert.equal(await expanded(), 0);
+  } finally {
+    await close();
+  }
+});
+
+browserTest("site: a customer logo that fails to load becomes an initials tile", async () => {
+  const { baseUrl } = await server();
+  const { page, problems, close } = await openPage(baseUrl, DESKTOP);
+  try {
+    // The broken logo is aborted on purpose: it is not a failure of the site.
+    await page.route(
+      "**/logos/moura-lima.svg",
+      (route) => route.fulfill({ status: 200, body: "", contentType: "image/svg+xml" }),
+    );
+    await gotoHydrated(page, baseUrl + "/pt-br/clientes");
+    const card = page.locator(".logo-card", { hasText: "Moura & Lima Advogados" });
+    await card.scrollIntoViewIfNeeded();
+    const tile = card.locator(".logo-tile");
+    await tile.waitFor();
+    assert.equal(await tile.innerText(), "ML");
+    assert.equal(await tile.getAttribute("role"), "img");
+    assert.equal(await card.locator("img").count(), 0);
+    assert.ok(await card.locator(".logo-sector").isVisible());
+    assert.equal(await page.locator(".logo-card img").count(), 24);
+    assert.equal(await page.locator('#cta-final a[href="/pt-br/#precos"]').count(), 1);
+    assert.equal(await page.locator('#cta-final a[href="/pt-br/#hero-cta"]').count(), 1);
+    assert.deepEqual(problems.consoleErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+browserTest(
+  "site: the language switch lands on the same page in the other language and is remembered",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, close } = await openPage(baseUrl, DESKTOP);
+    try {
+      await gotoHydrated(page, baseUrl + "/pt-br/politica-privacidade");
+      await page.locator('.lang-list a[hreflang="en"]').click();
+      await page.waitForURL(baseUrl + "/en/privacy-policy");
+      await page.waitForSelector("html[data-hydrated=true]");
+      assert.equal(await page.getAttribute("html", "lang"), "en");
+      assert.equal(await page.evaluate((k) => localStorage.getItem(k), LANG_STORAGE_KEY), "en");
+      const cookie = (await page.context().cookies()).find((c) => c.name === "lang");
+      assert.equal(cookie?.value, "en");
+      assert.equal(cookie?.path, "/");
+      assert.equal(cookie?.sameSite, "Lax");
+      assert.ok(cookie!.expires * 1000 > Date.now() + 360 * 86_400_000, "kept for a year");
+      await page.locator('.lang-list a[hreflang="es"]').click();
+      await page.waitForURL(baseUrl + "/es/politica-de-privacidad");
+      // The root now honours the stored choice.
+      await page.goto(baseUrl + "/");
+      assert.equal(new URL(page.url()).pathname, "/es");
+    } finally {
+      await close();
+    }
+  },
+);
+
+browserTest(
+  "site: videos load the privacy-enhanced player only on click, at the spec's start time",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, problems, close } = await openPage(baseUrl, DESKTOP);
+    try {
+      const youtube: string[] = [];
+      await page.route(/youtube|ytimg/, (route) => {
+        youtube.push(route.request().url());
+        return route.fulfill({
+          status: 200,
+          contentType: "text/html",
+          body: "<!doctype html><title>player</title>",
+        });
+      });
+      await gotoHydrated(page, baseUrl + "/pt-br");
+      assert.deepEqual(youtube, [], "nothing from YouTube before a click");
+      await page.locator("#video-demo .video-poster").click();
+      const src = await page.locator("#video-demo iframe").getAttribute("src");
+      assert.match(src!, /^https:\/\/www\.youtube-nocookie\.com\/embed\/[\w-]+\?start=325&/);
+      await gotoHydrated(page, baseUrl + "/en/pipefy-whatsapp-integracao");
+      await page.locator("#video-demo .video-poster").click();
+      assert.match((await page.locator("#video-demo iframe").getAttribute("src"))!, /\?start=2&/);
+      assert.deepEqual(problems.consoleErrors, []);
+    } finally {
+      await close();
+    }
+  },
+);
+
+browserTest("site: axe finds no serious or critical accessibility problem on any public page", async () => {
+  const { baseUrl } = await server();
+  const { page, close } = await openPage(baseUrl, DESKTOP);
+  const source = (axe as unknown as { source: string }).source;
+  try {
+    const found: string[] = [];
+    for (const p of SITE_PAGES) {
+      await gotoHydrated(page, baseUrl + p.path);
+      await page.addScriptTag({ content: source });
+      const violations = await page.evaluate(async () => {
+        // deno-lint-ignore no-explicit-any
+        const result = await (globalThis as any).axe.run(document, {
+          resultTypes: ["violations"],
+        });
+        // deno-lint-ignore no-explicit-any
+        return result.violations.map((v: any) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.slice(0, 3).map((n: { target: string[] }) => n.target.join(" ")),
+        }));
+      });
+      for (const v of violations) {
+        if (v.impact === "serious" || v.impact === "critical") {
+          found.push(`${p.path}: ${v.id} (${v.impact}) ${v.nodes.join(", ")}`);
+        }
+      }
+    }
+    assert.deepEqual(found, []);
+  } finally {
+    await close();
+  }
+});
+
+browserTest(
+  "site: the home page transfers at most 100 KB of compressed JavaScript before interaction",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, close } = await openPage(baseUrl, PHONE);
+    try {
+      const scripts: { url: string; bytes: Promise<number> }[] = [];
+      page.on("requestfinished", (req) => {
+        if (req.resourceType() === "script" && req.url().startsWith(baseUrl)) {
+          scripts.push({ url: req.url(), bytes: req.sizes().then((s) => s.responseBodySize) });
+        }
+      });
+      await gotoHydrated(page, baseUrl + "/pt-br");
+      await page.waitForLoadState("networkidle");
+      const total = (await Promise.all(scripts.map((s) => s.bytes))).reduce((a, b) => a + b, 0);
+      console.log(
+        `home page JavaScript before interaction: ${(total / 1024).toFixed(1)} KB in ${scripts.length} files`,
+      );
+      assert.ok(scripts.length > 0);
+      assert.ok(total <= 100 * 1024, `${total} bytes`);
+    } finally {
+      await close();
+    }
+  },
+);

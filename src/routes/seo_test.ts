@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { appTest, TEST_ORIGIN } from "../testing/app.ts";
+import { PUBLIC_PAGES } from "../shared/routes.ts";
+import { SITE } from "../site.ts";
+
+appTest("seo: the sitemap lists every public page in every language with its alternates", async (t) => {
+  const res = await t.request("/sitemap.xml");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type")!, /^application\/xml/);
+  const xml = await res.text();
+  assert.ok(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>'));
+  const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+  assert.equal(locs.length, PUBLIC_PAGES.length * 3);
+  for (const path of ["/pt-br", "/en/privacy-policy", "/es/terminos-de-servicio", "/en/clientes"]) {
+    assert.ok(locs.includes(TEST_ORIGIN + path), path);
+  }
+  assert.ok(!xml.includes("/admin"));
+  const firstUrl = xml.slice(xml.indexOf("<url>"), xml.indexOf("</url>"));
+  for (const lang of ["pt-BR", "en", "es", "x-default"]) {
+    assert.ok(firstUrl.includes(`hreflang="${lang}"`), lang);
+  }
+});
+
+appTest("seo: robots.txt allows the site and names the sitemap", async (t) => {
+  const res = await t.request("/robots.txt");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type")!, /^text\/plain/);
+  const body = await res.text();
+  assert.match(body, /^User-agent: \*$/m);
+  assert.match(body, new RegExp(`^Sitemap: ${TEST_ORIGIN}/sitemap.xml$`, "m"));
+  assert.match(body, /^Disallow: \/pt-br\/admin$/m);
+});
+
+appTest("seo: the home page carries the software's JSON-LD with four offers and the rating", async (t) => {
+  const res = await t.request("/en");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type")!, /^text\/html/);
+  const html = await res.text();
+  const blocks = [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([^<]+)<\/script>/g)].map((m) =>
+    JSON.parse(m[1])
+  );
+  const app = blocks.find((b) => b["@type"] === "SoftwareApplication");
+  assert.ok(app, "SoftwareApplication present");
+  const prices = app.offers.map((o: { price: number }) => o.price);
+  assert.equal(prices.length, 4);
+  assert.equal(Math.min(...prices), 147);
+  assert.equal(Math.max(...prices), 827);
+  for (const offer of app.offers) {
+    assert.equal(offer.priceCurrency, "BRL");
+    assert.ok(new Date(offer.priceValidUntil) > new Date(), "price validity lies in the future");
+  }
+  assert.equal(app.aggregateRating.ratingValue, 4.9);
+  assert.equal(app.aggregateRating.ratingCount, 150);
+  assert.ok(blocks.some((b) => b["@type"] === "Organization" && b.name === SITE.brand));
+});
+
+appTest("seo: every public page has its head tags: canonical, hreflang, Open Graph, Twitter", async (t) => {
+  const res = await t.request("/es/politica-de-privacidad");
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  assert.ok(html.includes(`<link rel="canonical" href="${TEST_ORIGIN}/es/politica-de-privacidad"/>`));
+  assert.ok(html.includes(`hrefLang="x-default" href="${TEST_ORIGIN}/pt-br/politica-privacidade"`));
+  assert.ok(html.includes(`<meta property="og:locale" content="es_ES"/>`));
+  assert.ok(html.includes(`<meta property="og:image" content="${TEST_ORIGIN}/og-image.png"/>`));
+  assert.ok(html.includes(`<meta name="twitter:card" content="summary_large_image"/>`));
+  assert.ok(html.includes(`<meta name="robots" content="index, follow"/>`));
+  assert.match(html, /<meta name="keywords" content="[^"]+"\/>/);
+});
