@@ -117,7 +117,7 @@ export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promis
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
       meta={meta}
       nonce={nonce}
-      styles={[...styles, ...entry.css]}
+      styles={isAdmin ? entry.css : [...styles, ...entry.css]} // the admin bundle carries its own base.css
       script={entry.js}
       preloads={entry.imports}
       pageData={serializePageData(data)}

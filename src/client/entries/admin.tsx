@@ -1,3 +1,4 @@
+import "../../ui/admin/admin.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
 

@@ -1,8 +1,67 @@
-/** The administrator area (Portuguese only). Server-rendered in its first state: checking the session. */
+import { useCallback, useEffect, useState } from "react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type AuthStatus, getJson } from "./api.ts";
+import { ToastProvider } from "./toast.tsx";
+import { LoginCard } from "./LoginCard.tsx";
+import { Dashboard } from "./Dashboard.tsx";
+
+/** Spec section 7: data never goes stale, no refetch on focus, no polling, no retries. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: { staleTime: Infinity, refetchOnWindowFocus: false, refetchInterval: false, retry: false },
+      mutations: { retry: false },
+    },
+  });
+}
+
+type AuthState = { kind: "checking" } | { kind: "anonymous" } | { kind: "signed-in"; email: string };
+
+/**
+ * The administrator area (Portuguese only). The server renders it in its first state, checking the session;
+ * the browser then asks the server and shows the login card or the dashboard.
+ */
 export default function AdminApp() {
+  const [queryClient] = useState(createQueryClient);
+  const [auth, setAuth] = useState<AuthState>({ kind: "checking" });
+
+  useEffect(() => {
+    let live = true;
+    getJson<AuthStatus>("/api/admin/check-auth")
+      .then((status) => {
+        if (!live) return;
+        setAuth(
+          status.isAuthenticated && status.email
+            ? { kind: "signed-in", email: status.email }
+            : { kind: "anonymous" },
+        );
+      })
+      .catch((error) => {
+        console.error("auth check failed", error); // spec section 8: stay signed out, log only
+        if (live) setAuth({ kind: "anonymous" });
+      });
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const onSignedIn = useCallback((email: string) => setAuth({ kind: "signed-in", email }), []);
+  const onSignedOut = useCallback(() => {
+    queryClient.clear(); // the next administrator session starts from fresh data
+    setAuth({ kind: "anonymous" });
+  }, [queryClient]);
+
   return (
-    <main id="main" className="admin-shell">
-      <p role="status">Verificando autenticação...</p>
-    </main>
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        {auth.kind === "checking" && (
+          <main id="main" className="admin-shell">
+            <p role="status" className="admin-checking">Verificando autenticação...</p>
+          </main>
+        )}
+        {auth.kind === "anonymous" && <LoginCard onSignedIn={onSignedIn} />}
+        {auth.kind === "signed-in" && <Dashboard email={auth.email} onSignedOut={onSignedOut} />}
+      </ToastProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,0 +1,66 @@
+import { performanceOf } from "../../shared/analytics.ts";
+import { Card, LoadError, Loading } from "./Card.tsx";
+import { formatInt, formatPercent } from "./format.ts";
+import { type Period, useConversionBySource } from "./queries.ts";
+
+const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
+
+/** Section 8: clicks, conversions (labelled as leads) and rate per UTM source, with the performance legend. */
+export function ConversionTable({ period }: { period: Period }) {
+  const q = useConversionBySource(period);
+  return (
+    <Card id="conversion-by-source" title="Conversão por origem (UTM Source)">
+      {q.isPending
+        ? <Loading />
+        : q.isError
+        ? <LoadError onRetry={() => q.refetch()} />
+        : q.data.length === 0
+        ? <p className="card-empty">Nenhum clique ou conversão registrado no período</p>
+        : (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tabela de conversão por origem">
+            <table className="conversion-table">
+              <thead>
+                <tr>
+                  <th scope="col">Origem</th>
+                  <th scope="col" className="num">Cliques</th>
+                  <th scope="col" className="num">Leads</th>
+                  <th scope="col" className="num">Taxa</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.map((row) => {
+                  const level = performanceOf(row.rate);
+                  return (
+                    <tr key={row.utmSource ?? "(none)"}>
+                      <th scope="row">
+                        {row.utmSource ?? <span className="admin-muted">Sem origem (direto)</span>}
+                      </th>
+                      <td className="num">{formatInt(row.clicks)}</td>
+                      <td className="num">{formatInt(row.conversions)}</td>
+                      <td className="num">
+                        <span className={`rate rate-${level}`} title={LEVEL_TEXT[level]}>
+                          {formatPercent(row.rate)}
+                          <span className="visually-hidden">({LEVEL_TEXT[level]})</span>
+                        </span>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      <ul className="legend" aria-label="Legenda de desempenho">
+        <li>
+          <span className="dot rate-excellent" aria-hidden="true" />Excelente: 10% ou mais
+        </li>
+        <li>
+          <span className="dot rate-good" aria-hidden="true" />Bom: de 5% a menos de 10%
+        </li>
+        <li>
+          <span className="dot rate-poor" aria-hidden="true" />Precisa melhorar: abaixo de 5%
+        </li>
+      </ul>
+    </Card>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { monthOf } from "../../shared/analytics.ts";
+import { type ActionResult, postJson } from "./api.ts";
+import { today } from "./format.ts";
+import { useToast } from "./toast.tsx";
+import { PasswordPanel } from "./PasswordPanel.tsx";
+import { PeriodPicker } from "./PeriodPicker.tsx";
+import { ConversionMetrics, Funnel, LeadMetrics, VisitMetrics } from "./Metrics.tsx";
+import { ChartSection } from "./ChartSection.tsx";
+import { LeadList } from "./LeadList.tsx";
+import { Rankings } from "./Rankings.tsx";
+import { ConversionTable } from "./ConversionTable.tsx";
+import type { Period } from "./queries.ts";
+
+/** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
+export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [period, setPeriod] = useState<Period>(() => monthOf(today()));
+  const [passwordOpen, setPasswordOpen] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  async function logout() {
+    setLeaving(true);
+    try {
+      await postJson<ActionResult>("/api/admin/logout");
+      toast({ title: "Logout realizado", description: "Você foi desconectado com sucesso." });
+      onSignedOut();
+    } catch {
+      toast({ title: "Erro", description: "Erro ao fazer logout", variant: "destructive" });
+      setLeaving(false);
+    }
+  }
+
+  return (
+    <div className="admin-page">
+      <header className="admin-top">
+        <div className="admin-top-inner">
+          <div>
+            <h1>Painel Administrativo</h1>
+            <p className="admin-muted">
+              Logado como <strong data-testid="admin-email">{email}</strong>
+            </p>
+          </div>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="btn btn-outline btn-small"
+              onClick={() => queryClient.invalidateQueries()}
+              title="Buscar os dados mais recentes"
+            >
+              Atualizar
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline btn-small"
+              aria-expanded={passwordOpen}
+              aria-controls="password-panel"
+              onClick={() => setPasswordOpen(!passwordOpen)}
+            >
+              Alterar Senha
+            </button>
+            <button type="button" className="btn btn-primary btn-small" onClick={logout} disabled={leaving}>
+              Sair
+            </button>
+          </div>
+        </div>
+      </header>
+      <main id="main" className="admin-main">
+        {passwordOpen && <PasswordPanel />}
+        <PeriodPicker period={period} onChange={setPeriod} />
+        <div className="metrics-row">
+          <VisitMetrics period={period} />
+          <ConversionMetrics period={period} />
+        </div>
+        <div className="metrics-row">
+          <LeadMetrics period={period} />
+          <Funnel period={period} />
+        </div>
+        <ChartSection period={period} />
+        <LeadList period={period} />
+        <Rankings period={period} />
+        <ConversionTable period={period} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { type FormEvent, useState } from "react";
+import { type ActionResult, postJson, serverMessage } from "./api.ts";
+import { useToast } from "./toast.tsx";
+
+/** The sign-in card (spec section 2, "Administrator page"; toasts of sections 5 and 8). */
+export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void }) {
+  const toast = useToast();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [sending, setSending] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!email.trim() || !password) {
+      toast({
+        title: "Campos obrigatórios",
+        description: "Por favor, preencha email e senha.",
+        variant: "destructive",
+      });
+      return;
+    }
+    setSending(true);
+    try {
+      await postJson<ActionResult>("/api/admin/login", { email: email.trim(), password });
+      toast({ title: "Login realizado", description: "Bem-vindo ao painel administrativo!" });
+      onSignedIn(email.trim().toLowerCase());
+    } catch (error) {
+      toast({
+        title: "Erro no login",
+        description: serverMessage(error) ?? "Credenciais inválidas",
+        variant: "destructive",
+      });
+      setSending(false);
+    }
+  }
+
+  return (
+    <main id="main" className="admin-shell">
+      <form className="admin-card login-card" onSubmit={submit} noValidate aria-labelledby="login-title">
+        <div className="login-mark" aria-hidden="true">
+          <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="2">
+            <rect x="4" y="11" width="16" height="10" rx="2" />
+            <path d="M8 11V7a4 4 0 0 1 8 0v4" />
+          </svg>
+        </div>
+        <h1 id="login-title">Área Administrativa</h1>
+        <p className="admin-muted">Entre com suas credenciais para acessar</p>
+        <label className="admin-field">
+          <span>Email</span>
+          <input
+            type="email"
+            name="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            placeholder="admin@empresa.com"
+          />
+        </label>
+        <label className="admin-field">
+          <span>Senha</span>
+          <input
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            maxLength={128}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn btn-primary admin-submit" disabled={sending}>
+          {sending ? "Entrando..." : "Entrar"}
+        </button>
+      </form>
+    </main>
+  );
+}

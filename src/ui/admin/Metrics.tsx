@@ -1,0 +1,194 @@
+import type { ReactNode } from "react";
+import { averageLeadsPerDay, changePercent, mergeDaily, sumCounts } from "../../shared/analytics.ts";
+import { Card, LoadError, Loading } from "./Card.tsx";
+import { formatDecimal, formatInt, formatPercent } from "./format.ts";
+import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
+
+/** "▲ 12,5% vs. período anterior", coloured by direction; nothing when there is no base to compare. */
+function Change({ current, previous }: { current: number; previous: number }) {
+  const change = changePercent(current, previous);
+  if (change === null) return <p className="metric-change neutral">sem dados no período anterior</p>;
+  const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
+  const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
+  return (
+    <p className={`metric-change ${dir}`}>
+      <span aria-hidden="true">{arrow}</span> {formatPercent(Math.abs(change))}
+      <span className="admin-muted">vs. período anterior</span>
+    </p>
+  );
+}
+
+function Metric(
+  props: { label: string; value: string; testId: string; hint?: string; children?: ReactNode },
+) {
+  return (
+    <div className="metric">
+      <p className="metric-label">{props.label}</p>
+      <p className="metric-value" data-testid={props.testId}>{props.value}</p>
+      {props.hint && <p className="metric-hint admin-muted">{props.hint}</p>}
+      {props.children}
+    </div>
+  );
+}
+
+/** Section 2: unique visitors (exact over the period) and the average per day with visits. */
+export function VisitMetrics({ period }: { period: Period }) {
+  const summary = useSummary(period);
+  return (
+    <Card id="visits" title="Visitas únicas" subtitle="Visitantes únicos por IP no período">
+      {summary.isPending
+        ? <Loading />
+        : summary.isError
+        ? <LoadError onRetry={() => summary.refetch()} />
+        : (
+          <div className="metric-grid two">
+            <Metric
+              label="Visitantes únicos"
+              value={formatInt(summary.data.current.uniqueVisitors)}
+              testId="unique-visitors"
+            >
+              <Change
+                current={summary.data.current.uniqueVisitors}
+                previous={summary.data.previous.uniqueVisitors}
+              />
+            </Metric>
+            <Metric
+              label="Média de visitantes por dia"
+              value={formatDecimal(summary.data.current.averageVisitorsPerDay)}
+              testId="visitors-per-day"
+              hint={`em ${summary.data.current.visitDays} ${
+                summary.data.current.visitDays === 1 ? "dia" : "dias"
+              } com visitas`}
+            >
+              <Change
+                current={summary.data.current.averageVisitorsPerDay}
+                previous={summary.data.previous.averageVisitorsPerDay}
+              />
+            </Metric>
+          </div>
+        )}
+    </Card>
+  );
+}
+
+/** Section 3: clicks that opened the modal, forms submitted, and the rate. */
+export function ConversionMetrics({ period }: { period: Period }) {
+  const stats = useStats(period);
+  const summary = useSummary(period);
+  const previous = summary.data?.previous;
+  return (
+    <Card
+      id="conversions"
+      title="Métricas de conversão"
+      subtitle="Cliques que abriram o formulário e formulários enviados"
+    >
+      {stats.isPending
+        ? <Loading />
+        : stats.isError
+        ? <LoadError onRetry={() => stats.refetch()} />
+        : (
+          <div className="metric-grid three">
+            <Metric label="Cliques nos botões" value={formatInt(stats.data.clicks)} testId="clicks">
+              {previous && <Change current={stats.data.clicks} previous={previous.clicks} />}
+            </Metric>
+            <Metric label="Conversões" value={formatInt(stats.data.conversions)} testId="conversions">
+              {previous && <Change current={stats.data.conversions} previous={previous.conversions} />}
+            </Metric>
+            <Metric label="Taxa de conversão" value={formatPercent(stats.data.rate)} testId="conversion-rate">
+              {previous && <Change current={stats.data.rate} previous={previous.conversionRate} />}
+            </Metric>
+          </div>
+        )}
+    </Card>
+  );
+}
+
+/** Section 4: leads in the period, the daily series' sum, and the average per chart day. */
+export function LeadMetrics({ period }: { period: Period }) {
+  const series = useDailySeries(period);
+  const summary = useSummary(period);
+  const failed = series.isError || summary.isError;
+  return (
+    <Card id="lead-stats" title="Estatísticas de leads">
+      {failed
+        ? (
+          <LoadError
+            onRetry={() => {
+              series.refetch();
+              summary.refetch();
+            }}
+          />
+        )
+        : series.isPending || summary.isPending
+        ? <Loading />
+        : (
+          <div className="metric-grid three">
+            <Metric label="Total de leads" value={formatInt(summary.data.current.leads)} testId="total-leads">
+              <Change current={summary.data.current.leads} previous={summary.data.previous.leads} />
+            </Metric>
+            <Metric
+              label="Leads no período selecionado"
+              value={formatInt(sumCounts(series.data.leads))}
+              testId="period-leads"
+            />
+            <Metric
+              label="Média por dia"
+              value={formatDecimal(
+                averageLeadsPerDay(mergeDaily(series.data.leads, series.data.clicks, series.data.visits)),
+              )}
+              testId="leads-per-day"
+            />
+          </div>
+        )}
+    </Card>
+  );
+}
+
+/** Beyond the spec: where visitors drop out, from a visit to a plan click to a lead. */
+export function Funnel({ period }: { period: Period }) {
+  const summary = useSummary(period);
+  return (
+    <Card id="funnel" title="Funil" subtitle="Visitantes únicos → cliques nos planos → leads">
+      {summary.isPending
+        ? <Loading />
+        : summary.isError
+        ? <LoadError onRetry={() => summary.refetch()} />
+        : (() => {
+          const { uniqueVisitors, clicks, leads } = summary.data.current;
+          const steps: [string, number][] = [["Visitantes únicos", uniqueVisitors], [
+            "Cliques nos planos",
+            clicks,
+          ], [
+            "Leads",
+            leads,
+          ]];
+          const top = Math.max(1, uniqueVisitors, clicks, leads);
+          return (
+            <ol className="funnel">
+              {steps.map(([label, value], i) => {
+                const prev = i ? steps[i - 1][1] : 0;
+                return (
+                  <li key={label}>
+                    <div className="funnel-label">
+                      <span>{label}</span>
+                      <strong>{formatInt(value)}</strong>
+                    </div>
+                    <div className="funnel-bar" aria-hidden="true">
+                      <span style={{ width: `${Math.max(2, (value / top) * 100)}%` }} />
+                    </div>
+                    {i > 0 && (
+                      <p className="admin-muted funnel-step">
+                        {prev
+                          ? `${formatPercent(Math.round((value / prev) * 1000) / 10)} da etapa anterior`
+                          : "—"}
+                      </p>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          );
+        })()}
+    </Card>
+  );
+}

@@ -1,0 +1,73 @@
+import { Card, LoadError, Loading } from "./Card.tsx";
+import { formatInt } from "./format.ts";
+import { type Period, useRanking } from "./queries.ts";
+
+interface RankingProps<T> {
+  id: string;
+  title: string;
+  kind: "utm-source" | "utm-campaign" | "pages";
+  period: Period;
+  label: (item: T) => string;
+  empty: string;
+}
+
+function Ranking<T extends { visits: number }>(props: RankingProps<T>) {
+  const q = useRanking<T>(props.kind, props.period);
+  return (
+    <Card id={props.id} title={props.title} className="ranking-card">
+      {q.isPending
+        ? <Loading />
+        : q.isError
+        ? <LoadError onRetry={() => q.refetch()} />
+        : q.data.length === 0
+        ? <p className="card-empty">{props.empty}</p>
+        : (
+          <ol className="ranking">
+            {q.data.map((item, i) => (
+              <li key={props.label(item)}>
+                <span className="rank" aria-hidden="true">{i + 1}</span>
+                <span className="rank-name" title={props.label(item)}>
+                  <span className="visually-hidden">{i + 1}º:</span> {props.label(item)}
+                </span>
+                <span className="rank-visits">
+                  {formatInt(item.visits)} {item.visits === 1 ? "visita" : "visitas"}
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+    </Card>
+  );
+}
+
+/** Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query). */
+export function Rankings({ period }: { period: Period }) {
+  return (
+    <div className="rankings" id="rankings">
+      <Ranking<{ utmSource: string; visits: number }>
+        id="rank-sources"
+        title="Principais origens (UTM Source)"
+        kind="utm-source"
+        period={period}
+        label={(i) => i.utmSource}
+        empty="Nenhuma origem UTM registrada no período"
+      />
+      <Ranking<{ utmCampaign: string; visits: number }>
+        id="rank-campaigns"
+        title="Principais campanhas (UTM Campaign)"
+        kind="utm-campaign"
+        period={period}
+        label={(i) => i.utmCampaign}
+        empty="Nenhuma campanha UTM registrada no período"
+      />
+      <Ranking<{ page: string; visits: number }>
+        id="rank-pages"
+        title="Páginas mais visitadas"
+        kind="pages"
+        period={period}
+        label={(i) => i.page}
+        empty="Nenhuma página visitada no período"
+      />
+    </div>
+  );
+}

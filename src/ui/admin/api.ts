@@ -1,0 +1,116 @@
+// The administrator's calls (spec section 7). Every call sends credentials; any non-OK answer becomes an
+// error reading "status: body" (spec section 8).
+import type { DailyCount } from "../../shared/analytics.ts";
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly body: string, readonly data: unknown) {
+    super(`${status}: ${body}`);
+  }
+}
+
+async function errorOf(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => "");
+  let data: unknown = null;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return new ApiError(res.status, text || res.statusText, data);
+}
+
+/** The server's `message` (or first field error) from a failed call, if it sent one. */
+export function serverMessage(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || !error.data || typeof error.data !== "object") return undefined;
+  const data = error.data as { message?: unknown; fields?: Record<string, unknown> };
+  if (typeof data.message === "string" && data.message) return data.message;
+  return undefined;
+}
+
+/** GETs JSON from our API; throws ApiError on a non-OK answer. */
+export async function getJson<T>(path: string): Promise<T> {
+  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
+  if (!res.ok) throw await errorOf(res);
+  return await res.json() as T;
+}
+
+/** GETs JSON with the total count header (paginated lists). */
+export async function getPage<T>(path: string): Promise<{ items: T[]; total: number }> {
+  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
+  if (!res.ok) throw await errorOf(res);
+  const items = await res.json() as T[];
+  return { items, total: Number(res.headers.get("x-total-count") ?? items.length) };
+}
+
+/** POSTs JSON (the server also requires our Origin, which the browser sends). */
+export async function postJson<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw await errorOf(res);
+  return await res.json() as T;
+}
+
+export interface AuthStatus {
+  isAuthenticated: boolean;
+  email: string | null;
+}
+
+export interface ActionResult {
+  success: boolean;
+  message: string;
+}
+
+export interface Lead {
+  id: number;
+  name: string;
+  email: string;
+  whatsapp: string;
+  plan: string;
+  planLabel: string;
+  submittedAt: string;
+  utmSource: string | null;
+  utmCampaign: string | null;
+  utmMedium: string | null;
+}
+
+export interface PeriodSummary {
+  start: string;
+  end: string;
+  uniqueVisitors: number;
+  visits: number;
+  visitDays: number;
+  averageVisitorsPerDay: number;
+  clicks: number;
+  conversions: number;
+  conversionRate: number;
+  leads: number;
+}
+
+export interface Summary {
+  current: PeriodSummary;
+  previous: PeriodSummary;
+}
+
+export interface TrackingStats {
+  clicks: number;
+  conversions: number;
+  rate: number;
+}
+
+export interface SourceConversion {
+  utmSource: string | null;
+  clicks: number;
+  conversions: number;
+  rate: number;
+}
+
+export type { DailyCount };
+
+/** `?startDate=…&endDate=…` for a period. */
+export function rangeQuery(start: string, end: string): string {
+  return `startDate=${start}&endDate=${end}`;
+}

@@ -1,0 +1,40 @@
+import { format, parseISO } from "date-fns";
+import { ptBR } from "date-fns/locale/pt-BR";
+
+const integer = new Intl.NumberFormat("pt-BR");
+const oneDecimal = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** 12.345 */
+export function formatInt(n: number): string {
+  return integer.format(n);
+}
+
+/** 1,5 (averages and rates have one decimal, spec section 9). */
+export function formatDecimal(n: number): string {
+  return oneDecimal.format(n);
+}
+
+/** 44,4% */
+export function formatPercent(n: number): string {
+  return `${oneDecimal.format(n)}%`;
+}
+
+/** A yyyy-MM-dd day as dd/MM/yyyy. */
+export function formatDay(day: string): string {
+  return format(parseISO(day), "dd/MM/yyyy", { locale: ptBR });
+}
+
+/** A yyyy-MM-dd day as dd/MM (chart axis). */
+export function formatShortDay(day: string): string {
+  return format(parseISO(day), "dd/MM", { locale: ptBR });
+}
+
+/** A submission instant as dd/MM/yyyy 'às' HH:mm. */
+export function formatSubmitted(iso: string): string {
+  return format(parseISO(iso), "dd/MM/yyyy 'às' HH:mm", { locale: ptBR });
+}
+
+/** Today's date in the browser, yyyy-MM-dd. */
+export function today(): string {
+  return format(new Date(), "yyyy-MM-dd");
+}

@@ -1,0 +1,84 @@
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import {
+  type DailyCount,
+  getJson,
+  getPage,
+  type Lead,
+  rangeQuery,
+  type SourceConversion,
+  type Summary,
+  type TrackingStats,
+} from "./api.ts";
+
+/** Rankings and conversion by source are cached 5 minutes (spec section 7); the rest never goes stale. */
+export const RANKING_CACHE_MS = 300_000;
+
+export interface Period {
+  start: string;
+  end: string;
+}
+
+export function useSummary(p: Period) {
+  return useQuery({
+    queryKey: ["summary", p.start, p.end],
+    queryFn: () => getJson<Summary>(`/api/tracking/summary?${rangeQuery(p.start, p.end)}`),
+  });
+}
+
+export function useStats(p: Period) {
+  return useQuery({
+    queryKey: ["stats", p.start, p.end],
+    queryFn: () => getJson<TrackingStats>(`/api/tracking/stats?${rangeQuery(p.start, p.end)}`),
+  });
+}
+
+export function useDailySeries(p: Period) {
+  return useQuery({
+    queryKey: ["daily", p.start, p.end],
+    queryFn: async () => {
+      const q = rangeQuery(p.start, p.end);
+      const [leads, clicks, visits] = await Promise.all([
+        getJson<DailyCount[]>(`/api/leads/analytics?${q}`),
+        getJson<DailyCount[]>(`/api/tracking/analytics?${q}`),
+        getJson<DailyCount[]>(`/api/tracking/unique-visits?${q}`),
+      ]);
+      return { leads, clicks, visits };
+    },
+  });
+}
+
+export function useLeads(p: Period, search: string, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: ["leads", p.start, p.end, search, page, pageSize],
+    queryFn: () => {
+      const q = new URLSearchParams({
+        startDate: p.start,
+        endDate: p.end,
+        limit: String(pageSize),
+        offset: String(page * pageSize),
+      });
+      if (search) q.set("q", search);
+      return getPage<Lead>(`/api/leads?${q}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useRanking<T>(kind: "utm-source" | "utm-campaign" | "pages", p: Period) {
+  return useQuery({
+    queryKey: ["ranking", kind, p.start, p.end],
+    queryFn: () => getJson<T[]>(`/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}`),
+    staleTime: RANKING_CACHE_MS,
+    gcTime: RANKING_CACHE_MS,
+  });
+}
+
+export function useConversionBySource(p: Period) {
+  return useQuery({
+    queryKey: ["conversion-by-source", p.start, p.end],
+    queryFn: () =>
+      getJson<SourceConversion[]>(`/api/tracking/conversion-by-utm-source?${rangeQuery(p.start, p.end)}`),
+    staleTime: RANKING_CACHE_MS,
+    gcTime: RANKING_CACHE_MS,
+  });
+}
