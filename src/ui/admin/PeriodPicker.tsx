@@ -2,6 +2,11 @@ import { addDays, daysInclusive, isDay, monthOf } from "../../shared/analytics.t
 import { formatDay, today } from "./format.ts";
 import type { Period } from "./queries.ts";
 
+function dayCount(p: Period): string {
+  const n = daysInclusive(p.start, p.end);
+  return ` (${n} ${n === 1 ? "dia" : "dias"})`;
+}
+
 /** Section 1: the period, first to last day of the current month by default, shown as dd/MM/yyyy. */
 export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
   const now = today();
@@ -30,10 +35,7 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
           <h2 id="period-title">Período</h2>
           <p className="period-range" data-testid="period-range">
             {formatDay(period.start)} – {formatDay(period.end)}
-            <span className="admin-muted">
-              {" "}({daysInclusive(period.start, period.end)}{" "}
-              {daysInclusive(period.start, period.end) === 1 ? "dia" : "dias"})
-            </span>
+            <span className="admin-muted">{dayCount(period)}</span>
           </p>
         </div>
         <div className="period-inputs">
