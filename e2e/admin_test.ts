@@ -8,7 +8,12 @@ import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytic
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const NEW_PASSWORD = "outra-senha-456";
-const SHOTS = new URL("../docs/screenshots/", import.meta.url);
+// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
+const SHOTS = new URL(
+  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/" : "screenshots/",
+  import.meta.url,
+);
+await Deno.mkdir(SHOTS, { recursive: true });
 
 /** Waits for the toast with this title and description (only one is ever on screen). */
 async function expectToast(page: Page, title: string, description: string) {
