@@ -83,7 +83,9 @@ export async function build(): Promise<BuildResult> {
   });
   await esbuild.stop();
 
-  const manifest: { entries: Record<string, { js?: string; css: string[]; imports: string[] }> } = {
+  const manifest: {
+    entries: Record<string, { js?: string; css: string[]; imports: string[]; fonts?: string[] }>;
+  } = {
     entries: {},
   };
   const outputs = result.metafile.outputs;
@@ -94,7 +96,9 @@ export async function build(): Promise<BuildResult> {
     if (!name) continue;
     const css = output.cssBundle ? [publicPath(output.cssBundle)] : [];
     if (file.endsWith(".css")) {
-      manifest.entries[name] = { css: [publicPath(file)], imports: [] };
+      // The Latin subset of the body font is needed for the first paint: pages preload it.
+      const fonts = Object.keys(outputs).filter((f) => /inter-latin-wght-normal-[A-Z0-9]+\.woff2$/.test(f));
+      manifest.entries[name] = { css: [publicPath(file)], imports: [], fonts: fonts.map(publicPath) };
       continue;
     }
     const imports = new Set<string>();

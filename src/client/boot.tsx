@@ -1,3 +1,4 @@
+import { startTransition, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { createI18n } from "../shared/i18n.ts";
 import { PAGE_DATA_ID, type PageData } from "../shared/page_data.ts";
@@ -17,7 +18,24 @@ export function boot(Page: PageComponent): void {
   const i18n = createI18n(data.lang, data.resources);
   const root = document.getElementById("root");
   if (!root) return;
-  hydrateRoot(root, <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} />);
-  document.documentElement.dataset.hydrated = "true";
+  // As a transition, hydration works in small slices that yield to the browser: no long task blocks
+  // input while a long page hydrates. The flag is set once React has really committed.
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <>
+        <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} />
+        <HydratedFlag />
+      </>,
+    );
+  });
   startTracking(data.config);
+}
+
+/** Marks the document once hydration has committed (tests and tools wait for it). */
+function HydratedFlag() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return null;
 }

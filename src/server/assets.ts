@@ -1,12 +1,12 @@
 /** The client build's manifest: which hashed files each browser entry needs. Written by build.ts. */
 export interface Manifest {
   /** Entry name (a page id, "admin" or "styles") -> its files. */
-  entries: Record<string, { js?: string; css: string[]; imports: string[] }>;
+  entries: Record<string, { js?: string; css: string[]; imports: string[]; fonts?: string[] }>;
 }
 
 export interface Assets {
   /** Script, modulepreloads and stylesheets for an entry (URLs under /assets/). */
-  entry(name: string): { js?: string; css: string[]; imports: string[] };
+  entry(name: string): { js?: string; css: string[]; imports: string[]; fonts?: string[] };
 }
 
 export const ASSETS_DIR = new URL("../../static/assets/", import.meta.url);

@@ -118,6 +118,7 @@ export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promis
       meta={meta}
       nonce={nonce}
       styles={isAdmin ? entry.css : [...styles, ...entry.css]} // the admin bundle carries its own base.css
+      fonts={isAdmin ? undefined : deps.assets.entry("styles").fonts}
       script={entry.js}
       preloads={entry.imports}
       pageData={serializePageData(data)}

@@ -21,6 +21,8 @@ export interface DocumentProps {
   styles: string[];
   script?: string;
   preloads: string[];
+  /** Font files the first paint needs (preloaded so text does not reflow when they arrive). */
+  fonts?: string[];
   pageData?: string;
   children: ReactNode;
 }
@@ -59,6 +61,9 @@ export function Document(props: DocumentProps) {
         <meta name="twitter:description" content={meta.description} />
         {meta.ogImage && <meta name="twitter:image" content={meta.ogImage} />}
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {props.fonts?.map((href) => (
+          <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
+        ))}
         {props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (
