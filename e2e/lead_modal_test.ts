@@ -283,6 +283,8 @@ browserTest(
       assert.match(v.external[0].url, /^https:\/\/app\.zapflow\.com\.br\/checkout\/micro\?utm_source=google/);
       assert.equal((await rows(server, "select id from leads")).length, 0);
 
+      // Let the checkout navigation finish before leaving it, or the next goto races with it.
+      await v.page.waitForURL(/^https:\/\/app\.zapflow\.com\.br\//);
       // The server is back: the next page load re-sends the waiting lead, once.
       await v.context.unroute("**/api/leads");
       await land(v.page, v.base + "/pt-br/");
