@@ -8,16 +8,18 @@ import {
   dailyLeads,
   dailyUniqueVisitors,
   type DayRange,
+  type EventTotals,
+  eventTotals,
   type LeadFilter,
   type LeadRow,
   listLeads,
-  type PeriodTotals,
-  periodTotals,
   topPages,
   topUtmCampaigns,
   topUtmSources,
+  type VisitorTotals,
+  visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, averageVisitsPerDay, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import { addDays, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -53,18 +55,14 @@ export interface TrackingStats {
 /** Clicks, conversions and their rate for a range, or for all time when no range is given. */
 export async function trackingStats(db: Db, range: DayRange | undefined, tz: string): Promise<TrackingStats> {
   const { clicks, conversions } = range
-    ? await periodTotals(db, range, tz)
+    ? await eventTotals(db, range, tz)
     : await allTimeClicksAndConversions(db);
   return { clicks, conversions, rate: ratePercent(conversions, clicks) };
 }
 
-export interface PeriodSummary extends PeriodTotals {
+export interface PeriodSummary extends EventTotals, VisitorTotals {
   start: string;
   end: string;
-  /** Days of the period that have visit records (the divisor of the average). */
-  visitDays: number;
-  /** Daily unique visitors summed, divided by visitDays, one decimal. */
-  averageVisitorsPerDay: number;
   /** conversions / clicks × 100. */
   conversionRate: number;
   /** leads / clicks × 100 (the chart's rate, over the whole period). */
@@ -72,15 +70,11 @@ export interface PeriodSummary extends PeriodTotals {
 }
 
 async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSummary> {
-  const [totals, visits] = await Promise.all([
-    periodTotals(db, range, tz),
-    dailyUniqueVisitors(db, range, tz),
-  ]);
+  const [totals, visitors] = await Promise.all([eventTotals(db, range, tz), visitorTotals(db, range, tz)]);
   return {
     ...range,
     ...totals,
-    visitDays: visits.length,
-    averageVisitorsPerDay: averageVisitsPerDay(visits),
+    ...visitors,
     conversionRate: ratePercent(totals.conversions, totals.clicks),
     leadRate: ratePercent(totals.leads, totals.clicks),
   };
@@ -142,16 +136,25 @@ export async function findLeads(
 }
 
 /** "dd/MM/yyyy HH:mm" in the analytics time zone. */
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+
 function localStamp(iso: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(new Date(iso));
+  let format = stampFormats.get(timeZone);
+  if (!format) {
+    stampFormats.set(
+      timeZone,
+      format = new Intl.DateTimeFormat("en-GB", {
+        timeZone,
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }),
+    );
+  }
+  const parts = format.formatToParts(new Date(iso));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
   return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
 }

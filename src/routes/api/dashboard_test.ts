@@ -198,8 +198,6 @@ appTest("dashboard: daily series, exact unique visitors and both averages' divis
   const summary = await json(t, cookie, `/api/tracking/summary?${NOV}`);
   // Exact distinct visitors (v1..v6 and v8) = 7, not the daily sum of 8.
   assert.equal(summary.current.uniqueVisitors, 7);
-  assert.equal(summary.current.visitDays, 5);
-  assert.equal(summary.current.averageVisitorsPerDay, 1.6);
   assert.equal(summary.current.visits, 11);
   assert.equal(summary.current.clicks, 9);
   assert.equal(summary.current.conversions, 4);
@@ -234,7 +232,6 @@ appTest("dashboard: an empty period answers empty series, zero stats and empty r
   assert.deepEqual(await json(t, cookie, `/api/leads?${june}`), []);
   const summary = await json(t, cookie, `/api/tracking/summary?${june}`);
   assert.equal(summary.current.uniqueVisitors, 0);
-  assert.equal(summary.current.averageVisitorsPerDay, 0);
   assert.equal(summary.current.conversionRate, 0);
   assert.equal(averageLeadsPerDay(mergeDaily([], [], [])), 0);
 });

@@ -1,5 +1,11 @@
 import type { ReactNode } from "react";
-import { averageLeadsPerDay, changePercent, mergeDaily, sumCounts } from "../../shared/analytics.ts";
+import {
+  averageLeadsPerDay,
+  averageVisitsPerDay,
+  changePercent,
+  mergeDaily,
+  sumCounts,
+} from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
@@ -31,15 +37,25 @@ function Metric(
   );
 }
 
-/** Section 2: unique visitors (exact over the period) and the average per day with visits. */
+/** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
 export function VisitMetrics({ period }: { period: Period }) {
   const summary = useSummary(period);
+  const series = useDailySeries(period);
+  const failed = summary.isError || series.isError;
+  const visitDays = series.data?.visits.filter((d) => d.count > 0).length ?? 0;
   return (
     <Card id="visits" title="Visitas únicas" subtitle="Visitantes únicos por IP no período">
-      {summary.isPending
+      {failed
+        ? (
+          <LoadError
+            onRetry={() => {
+              summary.refetch();
+              series.refetch();
+            }}
+          />
+        )
+        : summary.isPending || series.isPending
         ? <Loading />
-        : summary.isError
-        ? <LoadError onRetry={() => summary.refetch()} />
         : (
           <div className="metric-grid two">
             <Metric
@@ -54,17 +70,10 @@ export function VisitMetrics({ period }: { period: Period }) {
             </Metric>
             <Metric
               label="Média de visitantes por dia"
-              value={formatDecimal(summary.data.current.averageVisitorsPerDay)}
+              value={formatDecimal(averageVisitsPerDay(series.data.visits))}
               testId="visitors-per-day"
-              hint={`em ${summary.data.current.visitDays} ${
-                summary.data.current.visitDays === 1 ? "dia" : "dias"
-              } com visitas`}
-            >
-              <Change
-                current={summary.data.current.averageVisitorsPerDay}
-                previous={summary.data.previous.averageVisitorsPerDay}
-              />
-            </Metric>
+              hint={`em ${visitDays} ${visitDays === 1 ? "dia" : "dias"} com visitas`}
+            />
           </div>
         )}
     </Card>

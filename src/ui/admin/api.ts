@@ -82,8 +82,6 @@ export interface PeriodSummary {
   end: string;
   uniqueVisitors: number;
   visits: number;
-  visitDays: number;
-  averageVisitorsPerDay: number;
   clicks: number;
   conversions: number;
   conversionRate: number;
