@@ -3,6 +3,7 @@ import { compress } from "hono/compress";
 import type { AppDeps, AppEnv } from "./server/env.ts";
 import { errorHandler } from "./server/error_handler.ts";
 import { securityHeaders } from "./server/middleware/headers.ts";
+import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { NotFound } from "./server/errors.ts";
@@ -16,11 +17,12 @@ import { metaApi } from "./routes/api/meta.ts";
 import { dashboardApi } from "./routes/api/dashboard.ts";
 
 /**
- * Builds the application. Order: request id, nonce and security headers; compression; static files;
+ * Builds the application. Order: request log (sets the request id), nonce and security headers; compression; static files;
  * API sub-apps; pages (which own every remaining GET, including the 404 page).
  */
 export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
+  app.use("*", requestLog());
   app.use("*", async function injectDeps(c, next) {
     c.set("deps", deps);
     await next();

@@ -2,18 +2,39 @@
 export type LogLevel = "debug" | "info" | "warn" | "error";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** Where a finished line goes: stdout for debug/info, stderr for warn/error by default. */
+export type LogSink = (level: LogLevel, line: string) => void;
+
+const consoleSink: LogSink = (level, line) => {
+  if (level === "error" || level === "warn") console.error(line);
+  else console.log(line);
+};
+
 let threshold: LogLevel = "info";
+let sink: LogSink = consoleSink;
 
 /** Sets the minimum level written (from LOG_LEVEL, once, in main.ts). */
 export function setLogLevel(level: LogLevel): void {
   threshold = level;
 }
 
+/** The minimum level currently written. */
+export function logLevel(): LogLevel {
+  return threshold;
+}
+
+/** Redirects log lines (tests capture them); returns a function that restores the previous sink. */
+export function setLogSink(next: LogSink): () => void {
+  const previous = sink;
+  sink = next;
+  return () => {
+    sink = previous;
+  };
+}
+
 function write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
   if (ORDER[level] < ORDER[threshold]) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
-  if (level === "error" || level === "warn") console.error(line);
-  else console.log(line);
+  sink(level, JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
 }
 
 export const log = {

@@ -6,7 +6,11 @@ import { createApp } from "../app.ts";
 import type { Assets } from "../server/assets.ts";
 import type { AppDeps, AppEnv } from "../server/env.ts";
 import { loadLocales, type Locales } from "../server/locales.ts";
+import { setLogLevel } from "../server/log.ts";
 import { type DbKind, dbKinds, emptyDb } from "./db.ts";
+
+// One line per request would bury the test report; tests that check logs capture them at "info".
+setLogLevel("warn");
 
 export const TEST_ORIGIN = "http://localhost:8000";
 

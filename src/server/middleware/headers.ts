@@ -24,7 +24,10 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
   return async function securityHeadersMiddleware(c, next) {
     const nonce = base64Nonce();
     c.set("nonce", nonce);
-    c.set("requestId", c.req.header("x-request-id")?.match(/^[\w-]{1,64}$/)?.[0] ?? crypto.randomUUID());
+    // The request log (mounted first) normally sets it already.
+    if (!c.get("requestId")) {
+      c.set("requestId", c.req.header("x-request-id")?.match(/^[\w-]{1,64}$/)?.[0] ?? crypto.randomUUID());
+    }
     await next();
     const h = c.res.headers;
     h.set("x-request-id", c.get("requestId"));
