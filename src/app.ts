@@ -7,7 +7,7 @@ import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { NotFound } from "./server/errors.ts";
-import { health } from "./routes/health.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
 import { adminApi } from "./routes/api/admin.ts";
@@ -37,7 +37,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.use("*", compress());
   app.use("*", await serveStatic());
 
-  app.route("/", health);
+  app.route("/", healthRoutes());
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/admin", adminApi);
   app.route("/", leadsApi(deps.config.PUBLIC_ORIGIN));

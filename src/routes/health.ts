@@ -1,16 +1,31 @@
 import { Hono } from "hono";
+import { readMigrations } from "../db/migrate.ts";
 import type { AppEnv } from "../server/env.ts";
+import { checkReadiness, READINESS_TIMEOUT_MS } from "../services/readiness.ts";
 
-/** Liveness and readiness probes. */
-export const health = new Hono<AppEnv>();
+export interface HealthOptions {
+  /** Migration file names this build ships; default: read once from `migrations/` on first probe. */
+  migrations?: string[];
+  /** Longest wait for the database; default READINESS_TIMEOUT_MS (2 s), below usual probe timeouts. */
+  timeoutMs?: number;
+}
 
-health.get("/healthz", (c) => c.json({ status: "ok" }, 200, { "cache-control": "no-store" }));
+/**
+ * Liveness (`/healthz`: the process answers, no database involved, so a slow database never gets the
+ * process restarted) and readiness (`/readyz`: database reachable and every migration applied; else 503).
+ */
+export function healthRoutes(options: HealthOptions = {}): Hono<AppEnv> {
+  const health = new Hono<AppEnv>();
+  let expected: Promise<string[]> | undefined = options.migrations && Promise.resolve(options.migrations);
+  const noStore = { "cache-control": "no-store" };
 
-health.get("/readyz", async (c) => {
-  try {
-    await c.get("deps").db.query("select 1 from schema_migrations limit 1");
-    return c.json({ status: "ready" }, 200, { "cache-control": "no-store" });
-  } catch {
-    return c.json({ status: "unavailable" }, 503, { "cache-control": "no-store" });
-  }
-});
+  health.get("/healthz", (c) => c.json({ status: "ok" }, 200, noStore));
+
+  health.get("/readyz", async (c) => {
+    expected ??= readMigrations().then((all) => all.map((m) => m.name));
+    const result = await checkReadiness(c.get("deps").db, await expected, options.timeoutMs);
+    if (result.ready) return c.json({ status: "ready" }, 200, noStore);
+    return c.json({ status: "unavailable", reason: result.reason }, 503, noStore);
+  });
+  return health;
+}
