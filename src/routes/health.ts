@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { readMigrations } from "../db/migrate.ts";
 import type { AppEnv } from "../server/env.ts";
-import { checkReadiness, READINESS_TIMEOUT_MS } from "../services/readiness.ts";
+import { checkReadiness } from "../services/readiness.ts";
 
 export interface HealthOptions {
   /** Migration file names this build ships; default: read once from `migrations/` on first probe. */
   migrations?: string[];
-  /** Longest wait for the database; default READINESS_TIMEOUT_MS (2 s), below usual probe timeouts. */
+  /** Longest wait for the database; default 2 s (READINESS_TIMEOUT_MS), below usual probe timeouts. */
   timeoutMs?: number;
 }
 
