@@ -8,6 +8,7 @@ import { loadLocales } from "./server/locales.ts";
 import { log, setLogLevel } from "./server/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startMetaWorker } from "./services/meta.ts";
+import { startRetention } from "./services/retention.ts";
 
 let config;
 try {
@@ -44,6 +45,8 @@ const server = Deno.serve({
 
 // Delivers queued Meta events in the background (a no-op without pixel id and token).
 const metaWorker = startMetaWorker(db, config);
+// Roll-ups and purges (RETENTION_DAYS), hourly; with several instances only the lock holder works.
+const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -52,6 +55,7 @@ async function shutdown(signal: string) {
   log.info("shutting down: finishing in-flight requests", { signal });
   await server.shutdown(); // stops accepting, waits for in-flight requests
   await metaWorker.stop(); // lets a delivery in progress record its outcome
+  await retention.stop(); // lets a run in progress commit
   await db.close();
   Deno.exit(0);
 }

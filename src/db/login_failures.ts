@@ -44,7 +44,11 @@ export async function recentFailuresByAccount(
   return rows.map((r) => new Date(r.occurred_at));
 }
 
-/** Deletes failures older than `before` (they no longer count). */
-export async function purgeLoginFailures(db: Queryable, before: Date): Promise<void> {
-  await db.query("delete from login_failures where occurred_at < $1", [before]);
+/** Deletes failures older than `before` (they no longer count); returns how many. */
+export async function purgeLoginFailures(db: Queryable, before: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    "with d as (delete from login_failures where occurred_at < $1 returning 1) select count(*)::int as n from d",
+    [before],
+  );
+  return rows[0].n;
 }

@@ -11,7 +11,11 @@ export async function incrementWindow(db: Queryable, bucket: string, windowStart
   return rows[0].hits;
 }
 
-/** Deletes windows that ended before `before`. */
-export async function purgeWindows(db: Queryable, before: Date): Promise<void> {
-  await db.query("delete from rate_limits where window_start < $1", [before]);
+/** Deletes windows that started before `before`; returns how many. */
+export async function purgeWindows(db: Queryable, before: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    "with d as (delete from rate_limits where window_start < $1 returning 1) select count(*)::int as n from d",
+    [before],
+  );
+  return rows[0].n;
 }

@@ -55,7 +55,11 @@ export async function deleteOtherSessions(
   ]);
 }
 
-/** Deletes sessions that expired before `now`. */
-export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<void> {
-  await db.query("delete from sessions where expires_at < $1", [now]);
+/** Deletes sessions that expired before `now`; returns how many. */
+export async function deleteExpiredSessions(db: Queryable, now: Date): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    "with d as (delete from sessions where expires_at < $1 returning 1) select count(*)::int as n from d",
+    [now],
+  );
+  return rows[0].n;
 }

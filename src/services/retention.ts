@@ -1,0 +1,121 @@
+// The retention job: keeps daily roll-ups, then forgets raw events, stale sessions, counters and salts.
+import type { Db } from "../db/client.ts";
+import { purgeLoginFailures } from "../db/login_failures.ts";
+import { purgeWindows } from "../db/rate_limits.ts";
+import {
+  type EventTable,
+  purgeEventsBefore,
+  retentionBoundary,
+  rollUpSourceActions,
+  rollUpTotals,
+  rollUpVisitRanks,
+  tryRetentionLock,
+} from "../db/retention.ts";
+import { destroySaltsBefore } from "../db/salts.ts";
+import { deleteExpiredSessions } from "../db/sessions.ts";
+import { log } from "../server/log.ts";
+import { forgetSalts, monthIn } from "./visitor_key.ts";
+
+const DAY_MS = 24 * 3_600_000;
+/** Salts live until this long after their month ends (ARCHITECTURE: "about 40 days"). */
+export const SALT_GRACE_DAYS = 40;
+/** Rate-limit windows and login failures older than this no longer count for anything (longest window: 15 min). */
+export const COUNTER_MAX_AGE_MS = DAY_MS;
+
+export interface RetentionOptions {
+  /** Raw events are kept this many whole local days (RETENTION_DAYS). */
+  retentionDays: number;
+  /** Analytics time zone (ANALYTICS_TZ): roll-up days and the purge boundary are local. */
+  timeZone: string;
+  now: Date;
+}
+
+export interface RetentionReport {
+  /** True when another instance held the lock, so this one did nothing. */
+  skipped: boolean;
+  /** Raw events before this instant (a local midnight) were rolled up and purged. */
+  boundary?: string;
+  rolledUp: { days: number; rankRows: number; sourceRows: number };
+  purged: Record<EventTable | "sessions" | "rateLimitWindows" | "loginFailures" | "salts", number>;
+}
+
+/**
+ * Runs the job once, in one transaction: roll-ups for the days about to go are written first (a day
+ * already rolled up is left alone), then the raw rows go, so a crash leaves either both or neither. Only
+ * the instance that gets the advisory lock works; the others return `skipped`.
+ */
+export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
+  const { now, timeZone } = options;
+  const report: RetentionReport = {
+    skipped: false,
+    rolledUp: { days: 0, rankRows: 0, sourceRows: 0 },
+    purged: {
+      visits: 0,
+      clicks: 0,
+      conversions: 0,
+      sessions: 0,
+      rateLimitWindows: 0,
+      loginFailures: 0,
+      salts: 0,
+    },
+  };
+  await db.transaction(async (tx) => {
+    if (!await tryRetentionLock(tx)) {
+      report.skipped = true;
+      return;
+    }
+    const boundary = await retentionBoundary(tx, now, timeZone, options.retentionDays);
+    report.boundary = boundary.toISOString();
+    report.rolledUp = {
+      days: await rollUpTotals(tx, boundary, timeZone),
+      rankRows: await rollUpVisitRanks(tx, boundary, timeZone),
+      sourceRows: await rollUpSourceActions(tx, boundary, timeZone),
+    };
+    for (const table of ["visits", "clicks", "conversions"] as const) {
+      report.purged[table] = await purgeEventsBefore(tx, table, boundary);
+    }
+    report.purged.sessions = await deleteExpiredSessions(tx, now);
+    const countersBefore = new Date(now.getTime() - COUNTER_MAX_AGE_MS);
+    report.purged.rateLimitWindows = await purgeWindows(tx, countersBefore);
+    report.purged.loginFailures = await purgeLoginFailures(tx, countersBefore);
+    // Months that ended more than SALT_GRACE_DAYS ago are exactly those before the month of (now - grace).
+    const keepFrom = monthIn(new Date(now.getTime() - SALT_GRACE_DAYS * DAY_MS), timeZone);
+    report.purged.salts = await destroySaltsBefore(tx, keepFrom);
+  });
+  if (report.purged.salts) forgetSalts();
+  return report;
+}
+
+export interface RetentionTimerOptions extends Omit<RetentionOptions, "now"> {
+  /** Delay before the first run (lets the server start serving first); default one minute. */
+  firstDelayMs?: number;
+  /** Time between runs; default one hour. */
+  intervalMs?: number;
+  now?: () => Date;
+}
+
+/** Runs the job shortly after start and then every interval, until `stop()` (which waits for a run in progress). */
+export function startRetention(db: Db, options: RetentionTimerOptions): { stop(): Promise<void> } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    running = runRetention(db, { ...options, now: options.now?.() ?? new Date() })
+      .then((report) => {
+        if (!report.skipped) log.info("retention run", { ...report.rolledUp, ...report.purged });
+      })
+      .catch((error) => log.error("retention run failed", { error: String(error), stack: error?.stack }))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 3_600_000);
+      });
+  };
+  timer = setTimeout(tick, options.firstDelayMs ?? 60_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import type { Db, Queryable } from "../db/client.ts";
+import { RETENTION_LOCK_KEY } from "../db/retention.ts";
+import { dbTest } from "../testing/db.ts";
+import { insertClick, insertConversion, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { runRetention, startRetention } from "./retention.ts";
+
+const TZ = "America/Sao_Paulo";
+const NOW = new Date("2026-11-22T12:00:00Z");
+// 400 local days before 2026-11-22 is 2025-10-18: everything before its São Paulo midnight goes.
+const OPTIONS = { retentionDays: 400, timeZone: TZ, now: NOW };
+const TABLES = [
+  "visits",
+  "clicks",
+  "conversions",
+  "sessions",
+  "rate_limits",
+  "login_failures",
+  "visitor_salts",
+];
+
+async function counts(db: Queryable): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const table of TABLES) {
+    out[table] = (await db.query<{ n: number }>(`select count(*)::int as n from ${table}`))[0].n;
+  }
+  return out;
+}
+
+async function rollUps(db: Queryable) {
+  const day = "to_char(day, 'YYYY-MM-DD') as day";
+  return {
+    totals: await db.query(
+      `select ${day}, visits, unique_visitors, clicks, conversions from daily_totals order by 1`,
+    ),
+    ranks: await db.query(`select ${day}, dimension, key, visits from daily_visit_ranks order by 1, 2, 3`),
+    sources: await db.query(
+      `select ${day}, utm_source, clicks, conversions from daily_source_actions order by 1, 2`,
+    ),
+  };
+}
+
+/** Two purgeable days (one of them ends at 23:30 local, already the next day in UTC) and kept data. */
+async function seed(db: Queryable): Promise<void> {
+  const google = { utmSource: "google", utmCampaign: "black-friday" };
+  await insertVisit(db, sp("2025-10-16T09:00:00"), "v1", "/pt-br", google);
+  await insertVisit(db, sp("2025-10-16T10:00:00"), "v1", "/pt-br/pipefy", { utmSource: "google" });
+  await insertVisit(db, sp("2025-10-16T11:00:00"), "v2", "/pt-br");
+  await insertClick(db, sp("2025-10-16T09:05:00"), google);
+  await insertClick(db, sp("2025-10-16T11:05:00"));
+  await insertConversion(db, sp("2025-10-16T09:07:00"), google);
+  await insertVisit(db, sp("2025-10-17T23:30:00"), "v3", "/en", { utmSource: "facebook" });
+  await insertClick(db, sp("2025-10-17T23:31:00"), { utmSource: "facebook" });
+  // Kept: the first minutes of the boundary day, and recent traffic.
+  await insertVisit(db, sp("2025-10-18T00:30:00"), "v4", "/pt-br");
+  await insertClick(db, sp("2025-10-18T00:31:00"));
+  await insertConversion(db, sp("2025-10-18T00:32:00"));
+  await insertVisit(db, sp("2026-11-20T15:00:00"), "v5", "/pt-br");
+  await insertVisit(db, sp("2026-11-21T15:00:00"), "v5", "/pt-br");
+
+  const [admin] = await db.query<{ id: number }>(
+    "insert into admins (email, password_hash) values ('admin@example.com', 'x') returning id",
+  );
+  await db.query("insert into sessions (id, admin_id, expires_at) values ('old', $1, $2), ('live', $1, $3)", [
+    admin.id,
+    new Date("2026-11-21T00:00:00Z"),
+    new Date("2026-12-10T00:00:00Z"),
+  ]);
+  await db.query("insert into rate_limits (bucket, window_start, hits) values ('a', $1, 3), ('b', $2, 1)", [
+    new Date("2026-11-20T10:00:00Z"),
+    new Date("2026-11-22T11:59:00Z"),
+  ]);
+  await db.query(
+    "insert into login_failures (client_key, account, occurred_at) values ('c', 'x', $1), ('c', 'x', $2)",
+    [new Date("2026-11-20T10:00:00Z"), new Date("2026-11-22T11:50:00Z")],
+  );
+  for (const month of ["2026-08", "2026-09", "2026-10", "2026-11"]) {
+    await db.query("insert into visitor_salts (month, salt) values ($1, $2)", [month, new Uint8Array(32)]);
+  }
+}
+
+dbTest(
+  "retention: rolls up the days it purges, then purges raw events, sessions, counters and salts",
+  async (db) => {
+    await seed(db);
+    assert.deepEqual(await counts(db), {
+      visits: 7,
+      clicks: 4,
+      conversions: 2,
+      sessions: 2,
+      rate_limits: 2,
+      login_failures: 2,
+      visitor_salts: 4,
+    });
+
+    const report = await runRetention(db, OPTIONS);
+    assert.equal(report.skipped, false);
+    assert.equal(report.boundary, "2025-10-18T03:00:00.000Z");
+    assert.deepEqual(report.rolledUp, { days: 2, rankRows: 6, sourceRows: 3 });
+    assert.deepEqual(report.purged, {
+      visits: 4,
+      clicks: 3,
+      conversions: 1,
+      sessions: 1,
+      rateLimitWindows: 1,
+      loginFailures: 1,
+      salts: 2,
+    });
+    assert.deepEqual(await counts(db), {
+      visits: 3,
+      clicks: 1,
+      conversions: 1,
+      sessions: 1,
+      rate_limits: 1,
+      login_failures: 1,
+      visitor_salts: 2,
+    });
+    assert.deepEqual(
+      (await db.query<{ month: string }>("select month from visitor_salts order by 1")).map((r) => r.month),
+      ["2026-10", "2026-11"],
+    );
+    assert.deepEqual(
+      (await db.query<{ id: string }>("select id from sessions")).map((r) => r.id),
+      ["live"],
+    );
+    assert.deepEqual(await rollUps(db), {
+      totals: [
+        { day: "2025-10-16", visits: 3, unique_visitors: 2, clicks: 2, conversions: 1 },
+        { day: "2025-10-17", visits: 1, unique_visitors: 1, clicks: 1, conversions: 0 },
+      ],
+      ranks: [
+        { day: "2025-10-16", dimension: "page", key: "/pt-br", visits: 2 },
+        { day: "2025-10-16", dimension: "page", key: "/pt-br/pipefy", visits: 1 },
+        { day: "2025-10-16", dimension: "utm_campaign", key: "black-friday", visits: 1 },
+        { day: "2025-10-16", dimension: "utm_source", key: "google", visits: 2 },
+        { day: "2025-10-17", dimension: "page", key: "/en", visits: 1 },
+        { day: "2025-10-17", dimension: "utm_source", key: "facebook", visits: 1 },
+      ],
+      sources: [
+        { day: "2025-10-16", utm_source: "", clicks: 1, conversions: 0 },
+        { day: "2025-10-16", utm_source: "google", clicks: 1, conversions: 1 },
+        { day: "2025-10-17", utm_source: "facebook", clicks: 1, conversions: 0 },
+      ],
+    });
+  },
+);
+
+dbTest("retention: a second run changes nothing and leaves the roll-ups as they were", async (db) => {
+  await seed(db);
+  await runRetention(db, OPTIONS);
+  const before = { counts: await counts(db), rollUps: await rollUps(db) };
+  const again = await runRetention(db, OPTIONS);
+  assert.deepEqual(again.rolledUp, { days: 0, rankRows: 0, sourceRows: 0 });
+  assert.ok(Object.values(again.purged).every((n) => n === 0), JSON.stringify(again.purged));
+  assert.deepEqual({ counts: await counts(db), rollUps: await rollUps(db) }, before);
+});
+
+dbTest("retention: the next day's run adds only the newly expired day", async (db) => {
+  await seed(db);
+  await runRetention(db, OPTIONS);
+  const first = await rollUps(db);
+  const next = await runRetention(db, { ...OPTIONS, now: new Date("2026-11-23T12:00:00Z") });
+  assert.equal(next.boundary, "2025-10-19T03:00:00.000Z");
+  assert.deepEqual(next.rolledUp, { days: 1, rankRows: 1, sourceRows: 1 });
+  assert.deepEqual(next.purged.visits, 1);
+  const after = await rollUps(db);
+  assert.deepEqual(after.totals.slice(0, 2), first.totals);
+  assert.deepEqual(after.totals[2], {
+    day: "2025-10-18",
+    visits: 1,
+    unique_visitors: 1,
+    clicks: 1,
+    conversions: 1,
+  });
+});
+
+dbTest("retention: only one instance works while another holds the lock", async (db: Db, kind) => {
+  await seed(db);
+  if (kind === "pglite") {
+    // PGlite has one connection and one process: the lock is always free. Still, the job takes it.
+    assert.equal((await runRetention(db, OPTIONS)).skipped, false);
+    return;
+  }
+  let report: Awaited<ReturnType<typeof runRetention>> | undefined;
+  await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock($1)", [RETENTION_LOCK_KEY]);
+    report = await runRetention(db, OPTIONS); // another connection of the pool, like another instance
+  });
+  assert.equal(report?.skipped, true);
+  assert.equal((await counts(db)).visits, 7);
+  assert.equal((await runRetention(db, OPTIONS)).skipped, false);
+  assert.equal((await counts(db)).visits, 3);
+});
+
+dbTest("retention: the timer runs the job soon after start and stops cleanly", async (db) => {
+  await seed(db);
+  const job = startRetention(db, { ...OPTIONS, now: () => NOW, firstDelayMs: 0, intervalMs: 3_600_000 });
+  try {
+    for (let i = 0; i < 200 && (await counts(db)).visits !== 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    await job.stop();
+  }
+  assert.equal((await counts(db)).visits, 3);
+  assert.equal((await rollUps(db)).totals.length, 2);
+});
