@@ -1,18 +1,27 @@
 # Multi-stage build on the official Deno image (2.9.x). The final image runs as the non-root `deno` user.
+# docker build -t zapflow . && docker run -p 8000:8000 -v zapflow-data:/data zapflow
 FROM denoland/deno:2.9.6 AS build
 WORKDIR /app
-COPY deno.json deno.lock* ./
+ENV DENO_NO_UPDATE_CHECK=1
+# Dependencies first, so a source change does not re-download them.
+COPY deno.json deno.lock ./
+RUN deno install
 COPY . .
-RUN deno install && deno task build && deno cache src/main.ts
+# The client bundle (static/assets/, hashed, with a manifest), then every server module in the cache.
+RUN deno task build && deno cache src/main.ts src/db/migrate_cli.ts src/db/backup_cli.ts scripts/admin_cli.ts
 
 FROM denoland/deno:2.9.6
 WORKDIR /app
-ENV PORT=8000 HOST=0.0.0.0 DATA_DIR=/data
+ENV PORT=8000 HOST=0.0.0.0 DATA_DIR=/data DENO_NO_UPDATE_CHECK=1
 COPY --from=build --chown=deno:deno /app /app
 COPY --from=build --chown=deno:deno /deno-dir /deno-dir
 RUN mkdir -p /data && chown deno:deno /data
 USER deno
+# The embedded database (when DATABASE_URL is unset) and db:backup files live here.
 VOLUME /data
 EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=3s --start-period=20s CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:' + (Deno.env.get('PORT') ?? '8000') + '/healthz'); Deno.exit(r.ok ? 0 : 1)"]
+# Healthy = ready to serve: the database answers and every migration is applied (/readyz).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:' + (Deno.env.get('PORT') ?? '8000') + '/readyz'); Deno.exit(r.ok ? 0 : 1)"]
+# Exec form: the process is PID 1 and gets SIGTERM directly, so it drains requests and stops the jobs.
 CMD ["deno", "run", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--allow-ffi", "--allow-sys", "src/main.ts"]
