@@ -15,6 +15,7 @@ import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
 import { metaApi } from "./routes/api/meta.ts";
 import { dashboardApi } from "./routes/api/dashboard.ts";
+import { lgpdApi } from "./routes/api/lgpd.ts";
 
 /**
  * Builds the application. Order: request log (sets the request id), nonce and security headers; compression; static files;
@@ -44,6 +45,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.route("/", trackingApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", dashboardApi);
+  app.route("/", lgpdApi);
   app.all("/api/*", () => {
     throw new NotFound();
   });

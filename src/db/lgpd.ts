@@ -1,0 +1,70 @@
+// Queries behind the LGPD tools: one data subject's leads, found by e-mail or phone, exported or erased.
+import type { Queryable } from "./client.ts";
+
+/** Everything stored about one lead (the export contains exactly this). */
+export interface PersonLead {
+  id: number;
+  name: string;
+  email: string;
+  whatsapp: string;
+  plan: string;
+  planLabel: string;
+  utmSource: string | null;
+  utmCampaign: string | null;
+  utmMedium: string | null;
+  page: string | null;
+  submittedAt: string;
+}
+
+const COLUMNS = `id, name, email, whatsapp, plan, plan_label as "planLabel", utm_source as "utmSource",
+  utm_campaign as "utmCampaign", utm_medium as "utmMedium", page,
+  to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt"`;
+
+/** Leads whose e-mail equals `email`, ignoring case and surrounding spaces; oldest first. */
+export async function leadsByEmail(db: Queryable, email: string): Promise<PersonLead[]> {
+  const rows = await db.query<PersonLead>(
+    `select ${COLUMNS} from leads where lower(trim(email)) = lower(trim($1)) order by submitted_at, id`,
+    [email],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Leads whose WhatsApp number, digits only, is one of `digitForms`; oldest first. */
+export async function leadsByPhoneDigits(db: Queryable, digitForms: string[]): Promise<PersonLead[]> {
+  const rows = await db.query<PersonLead>(
+    `select ${COLUMNS} from leads where regexp_replace(whatsapp, '\\D', '', 'g') = any($1::text[])
+      order by submitted_at, id`,
+    [digitForms],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Deletes leads by id; returns the e-mail and WhatsApp of each deleted row (to find their Meta events). */
+export async function deleteLeadsById(
+  db: Queryable,
+  ids: number[],
+): Promise<Array<{ id: number; email: string; whatsapp: string }>> {
+  const rows = await db.query<{ id: number; email: string; whatsapp: string }>(
+    "delete from leads where id = any($1::bigint[]) returning id, email, whatsapp",
+    [ids],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+/** Deletes Meta outbox events (pending or sent) whose hashed e-mail or phone is one of the given hashes. */
+export async function deleteMetaEventsByHashes(
+  db: Queryable,
+  emailHashes: string[],
+  phoneHashes: string[],
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `with d as (
+       delete from meta_outbox
+        where coalesce(payload->'user_data'->'em', '[]'::jsonb) ?| $1::text[]
+           or coalesce(payload->'user_data'->'ph', '[]'::jsonb) ?| $2::text[]
+       returning 1)
+     select count(*)::int as n from d`,
+    [emailHashes, phoneHashes],
+  );
+  return rows[0].n;
+}
