@@ -1,6 +1,10 @@
 // Dashboard aggregations. Days are calendar days in the analytics time zone: a range [start, end] is the
 // half-open interval from start's local midnight to the local midnight after end, so the timestamp indexes
 // are used; grouping converts each instant to its local date.
+//
+// Days older than RETENTION_DAYS have no raw rows any more, only roll-ups (migrations/00005_daily_rollups.sql);
+// a day is either raw or rolled up, never both, so every count adds the roll-ups of the range to the raw
+// rows. Over rolled-up days, unique visitors of a period are the sum of the daily uniques.
 import type { Queryable } from "./client.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
@@ -18,6 +22,9 @@ export interface DailyCount {
 const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 const LOCAL_DAY = (column: string) => `to_char((${column} at time zone $3)::date, 'YYYY-MM-DD')`;
+// Roll-up rows of the range (their `day` is already a local date).
+const ROLLUP_DAYS = "day between $1::date and $2::date";
+const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
 
 /** Leads per local day in the range (days without leads are absent). */
 export async function dailyLeads(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
@@ -31,8 +38,13 @@ export async function dailyLeads(db: Queryable, range: DayRange, tz: string): Pr
 /** Plan-button clicks per local day in the range (days without clicks are absent). */
 export async function dailyClicks(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
   return await db.query<DailyCount>(
-    `select ${LOCAL_DAY("occurred_at")} as date, count(*)::int as count
-       from clicks where ${BOUNDS("occurred_at")} group by 1 order by 1`,
+    `select date, sum(n)::int as count from (
+       select ${LOCAL_DAY("occurred_at")} as date, count(*) as n from clicks where ${
+      BOUNDS("occurred_at")
+    } group by 1
+       union all
+       select ${ROLLUP_DAY}, clicks from daily_totals where ${ROLLUP_DAYS} and clicks > 0
+     ) t group by 1 order by 1`,
     [range.start, range.end, tz],
   );
 }
@@ -41,25 +53,33 @@ export async function dailyClicks(db: Queryable, range: DayRange, tz: string): P
 export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
   // distinct in a subquery lets the planner hash instead of sorting for count(distinct).
   return await db.query<DailyCount>(
-    `select to_char(day, 'YYYY-MM-DD') as date, count(*)::int as count from (
-       select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits
-        where ${BOUNDS("occurred_at")}
-     ) d group by day order by day`,
+    `select date, sum(n)::int as count from (
+       select to_char(day, 'YYYY-MM-DD') as date, count(*) as n from (
+         select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits
+          where ${BOUNDS("occurred_at")}
+       ) d group by day
+       union all
+       select ${ROLLUP_DAY}, unique_visitors from daily_totals where ${ROLLUP_DAYS} and visits > 0
+     ) t group by 1 order by 1`,
     [range.start, range.end, tz],
   );
 }
 
 export interface VisitorTotals {
-  /** Distinct visitor keys over the whole period (not a sum of days). */
+  /** Distinct visitor keys over the raw days of the period, plus the daily uniques of rolled-up days. */
   uniqueVisitors: number;
   visits: number;
 }
 
-/** Exact unique visitors and page views of a period. */
+/** Unique visitors and page views of a period (exact over raw days; see the header for rolled-up days). */
 export async function visitorTotals(db: Queryable, range: DayRange, tz: string): Promise<VisitorTotals> {
   const rows = await db.query<VisitorTotals>(
-    `select count(distinct visitor_key)::int as "uniqueVisitors", count(*)::int as visits
-       from visits where ${BOUNDS("occurred_at")}`,
+    `with raw as (
+       select count(distinct visitor_key) as u, count(*) as v from visits where ${BOUNDS("occurred_at")}),
+     r as (
+       select coalesce(sum(unique_visitors), 0) as u, coalesce(sum(visits), 0) as v
+         from daily_totals where ${ROLLUP_DAYS})
+     select (raw.u + r.u)::int as "uniqueVisitors", (raw.v + r.v)::int as visits from raw, r`,
     [range.start, range.end, tz],
   );
   return rows[0];
@@ -74,10 +94,14 @@ export interface EventTotals {
 /** Clicks, conversions and leads of a period in one round trip. */
 export async function eventTotals(db: Queryable, range: DayRange, tz: string): Promise<EventTotals> {
   const rows = await db.query<EventTotals>(
-    `select
-       (select count(*) from clicks where ${BOUNDS("occurred_at")})::int as clicks,
-       (select count(*) from conversions where ${BOUNDS("occurred_at")})::int as conversions,
-       (select count(*) from leads where ${BOUNDS("submitted_at")})::int as leads`,
+    `with r as (
+       select coalesce(sum(clicks), 0) as c, coalesce(sum(conversions), 0) as k
+         from daily_totals where ${ROLLUP_DAYS})
+     select
+       ((select count(*) from clicks where ${BOUNDS("occurred_at")}) + r.c)::int as clicks,
+       ((select count(*) from conversions where ${BOUNDS("occurred_at")}) + r.k)::int as conversions,
+       (select count(*) from leads where ${BOUNDS("submitted_at")})::int as leads
+     from r`,
     [range.start, range.end, tz],
   );
   return rows[0];
@@ -88,7 +112,9 @@ export async function allTimeClicksAndConversions(
   db: Queryable,
 ): Promise<{ clicks: number; conversions: number }> {
   const rows = await db.query<{ clicks: number; conversions: number }>(
-    `select (select count(*) from clicks)::int as clicks, (select count(*) from conversions)::int as conversions`,
+    `select ((select count(*) from clicks) + (select coalesce(sum(clicks), 0) from daily_totals))::int as clicks,
+            ((select count(*) from conversions) + (select coalesce(sum(conversions), 0) from daily_totals))::int
+              as conversions`,
   );
   return rows[0];
 }
@@ -99,10 +125,13 @@ export interface RankItem {
 }
 
 // Ties are broken by the key so the order is stable from one request to the next.
-const RANKING = (column: string) =>
-  `select ${column} as key, count(*)::int as visits from visits
-    where ${BOUNDS("occurred_at")} and ${column} is not null and ${column} <> ''
-    group by 1 order by visits desc, key asc limit $4`;
+const RANKING = (column: string, dimension: string) =>
+  `select key, sum(n)::int as visits from (
+     select ${column} as key, count(*) as n from visits
+      where ${BOUNDS("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
+     union all
+     select key, visits from daily_visit_ranks where ${ROLLUP_DAYS} and dimension = '${dimension}'
+   ) t group by key order by visits desc, key asc limit $4`;
 
 /** Most visited UTM sources in the range. */
 export async function topUtmSources(
@@ -111,7 +140,7 @@ export async function topUtmSources(
   tz: string,
   limit: number,
 ): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("utm_source"), [range.start, range.end, tz, limit]);
+  return await db.query<RankItem>(RANKING("utm_source", "utm_source"), [range.start, range.end, tz, limit]);
 }
 
 /** Most visited UTM campaigns in the range. */
@@ -121,7 +150,12 @@ export async function topUtmCampaigns(
   tz: string,
   limit: number,
 ): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("utm_campaign"), [range.start, range.end, tz, limit]);
+  return await db.query<RankItem>(RANKING("utm_campaign", "utm_campaign"), [
+    range.start,
+    range.end,
+    tz,
+    limit,
+  ]);
 }
 
 /** Most visited pages (path plus query, as tracked) in the range. */
@@ -131,7 +165,7 @@ export async function topPages(
   tz: string,
   limit: number,
 ): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("source"), [range.start, range.end, tz, limit]);
+  return await db.query<RankItem>(RANKING("source", "page"), [range.start, range.end, tz, limit]);
 }
 
 export interface SourceConversion {
@@ -151,6 +185,8 @@ export async function conversionBySource(
        select nullif(utm_source, '') as s, 1 as c, 0 as v from clicks where ${BOUNDS("occurred_at")}
        union all
        select nullif(utm_source, '') as s, 0 as c, 1 as v from conversions where ${BOUNDS("occurred_at")}
+       union all
+       select nullif(utm_source, ''), clicks, conversions from daily_source_actions where ${ROLLUP_DAYS}
      ) t group by s
       order by clicks desc, conversions desc, "utmSource" asc nulls last`,
     [range.start, range.end, tz],

@@ -1,6 +1,17 @@
 import assert from "node:assert/strict";
 import type { Db, Queryable } from "../db/client.ts";
 import { RETENTION_LOCK_KEY } from "../db/retention.ts";
+import {
+  allTimeClicksAndConversions,
+  conversionBySource,
+  dailyClicks,
+  dailyUniqueVisitors,
+  eventTotals,
+  topPages,
+  topUtmCampaigns,
+  topUtmSources,
+  visitorTotals,
+} from "../db/analytics.ts";
 import { dbTest } from "../testing/db.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import { runRetention, startRetention } from "./retention.ts";
@@ -205,3 +216,35 @@ dbTest("retention: the timer runs the job soon after start and stops cleanly", a
   assert.equal((await counts(db)).visits, 3);
   assert.equal((await rollUps(db)).totals.length, 2);
 });
+
+dbTest(
+  "retention: the dashboard's numbers are the same before and after raw events are purged",
+  async (db) => {
+    await seed(db);
+    const range = { start: "2025-10-01", end: "2026-11-22" };
+    const purgedOnly = { start: "2025-10-16", end: "2025-10-17" };
+    const snapshot = async () => ({
+      clicks: await dailyClicks(db, range, TZ),
+      uniques: await dailyUniqueVisitors(db, range, TZ),
+      visitors: await visitorTotals(db, range, TZ),
+      events: await eventTotals(db, range, TZ),
+      purgedVisitors: await visitorTotals(db, purgedOnly, TZ),
+      purgedEvents: await eventTotals(db, purgedOnly, TZ),
+      allTime: await allTimeClicksAndConversions(db),
+      sources: await topUtmSources(db, range, TZ, 10),
+      campaigns: await topUtmCampaigns(db, range, TZ, 10),
+      pages: await topPages(db, range, TZ, 10),
+      bySource: await conversionBySource(db, range, TZ),
+    });
+    const before = await snapshot();
+    assert.deepEqual(before.visitors, { uniqueVisitors: 5, visits: 7 });
+    assert.deepEqual(before.purgedEvents, { clicks: 3, conversions: 1, leads: 0 });
+    assert.deepEqual(before.pages, [{ key: "/pt-br", visits: 5 }, { key: "/en", visits: 1 }, {
+      key: "/pt-br/pipefy",
+      visits: 1,
+    }]);
+    const report = await runRetention(db, OPTIONS);
+    assert.equal(report.purged.visits, 4);
+    assert.deepEqual(await snapshot(), before);
+  },
+);
