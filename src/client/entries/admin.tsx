@@ -1,4 +1,5 @@
 import "../../ui/admin/admin.css";
+import "../../ui/admin/lgpd.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
 

@@ -11,6 +11,7 @@ import { ChartSection } from "./ChartSection.tsx";
 import { LeadList } from "./LeadList.tsx";
 import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
+import { LgpdPanel } from "./LgpdPanel.tsx";
 import type { Period } from "./queries.ts";
 
 /** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
@@ -82,6 +83,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
         <LeadList period={period} />
         <Rankings period={period} />
         <ConversionTable period={period} />
+        <LgpdPanel />
       </main>
     </div>
   );

@@ -1,0 +1,250 @@
+import { type FormEvent, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { Card } from "./Card.tsx";
+import { formatSubmitted } from "./format.ts";
+import { useToast } from "./toast.tsx";
+
+/** A lead as the LGPD endpoints return it (everything stored about it). */
+interface PersonLead {
+  id: number;
+  name: string;
+  email: string;
+  whatsapp: string;
+  plan: string;
+  planLabel: string;
+  utmSource: string | null;
+  utmCampaign: string | null;
+  utmMedium: string | null;
+  page: string | null;
+  submittedAt: string;
+}
+
+type Kind = "email" | "phone";
+
+interface Found {
+  kind: Kind;
+  value: string;
+  leads: PersonLead[];
+}
+
+const LABELS: Record<
+  Kind,
+  { field: string; placeholder: string; invalid: string; inputMode: "email" | "tel" }
+> = {
+  email: {
+    field: "E-mail da pessoa",
+    placeholder: "nome@empresa.com.br",
+    invalid: "Informe um e-mail válido.",
+    inputMode: "email",
+  },
+  phone: {
+    field: "Telefone (WhatsApp) da pessoa",
+    placeholder: "(11) 98765-4321",
+    invalid: "Informe o telefone com DDD (pelo menos 8 dígitos).",
+    inputMode: "tel",
+  },
+};
+
+function subjectQuery(kind: Kind, value: string): string {
+  return new URLSearchParams({ [kind]: value }).toString();
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * LGPD requests (art. 18): find everything a person left through the pricing form by e-mail or phone,
+ * download it as JSON, or erase it for good after an explicit confirmation.
+ */
+export function LgpdPanel() {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [kind, setKind] = useState<Kind>("email");
+  const [value, setValue] = useState("");
+  const [found, setFound] = useState<Found | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  async function search(event: FormEvent) {
+    event.preventDefault();
+    const typed = value.trim();
+    const plausible = kind === "email"
+      ? /^[^\s@]+@[^\s@]+$/.test(typed)
+      : (typed.match(/\d/g) ?? []).length >= 8;
+    if (!plausible) {
+      toast({ title: "Erro", description: LABELS[kind].invalid, variant: "destructive" });
+      return;
+    }
+    setBusy(true);
+    setConfirming(false);
+    try {
+      const res = await fetch(`/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`, {
+        credentials: "same-origin",
+        headers: { accept: "application/json" },
+      });
+      if (res.status === 400) {
+        toast({ title: "Dados inválidos", description: LABELS[kind].invalid, variant: "destructive" });
+        return;
+      }
+      if (!res.ok) throw new Error(String(res.status));
+      const data = await res.json() as { leads: PersonLead[] };
+      setFound({ kind, value: typed, leads: data.leads });
+    } catch {
+      toast({ title: "Erro", description: "Não foi possível buscar os dados.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function erase() {
+    if (!found?.leads.length) return;
+    setBusy(true);
+    try {
+      const res = await fetch("/api/admin/lgpd/leads", {
+        method: "DELETE",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify({ ids: found.leads.map((l) => l.id) }),
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      const { deleted } = await res.json() as { deleted: { leads: number } };
+      toast({
+        title: "Dados excluídos",
+        description: `${plural(deleted.leads, "lead excluído", "leads excluídos")} definitivamente.`,
+      });
+      setFound({ ...found, leads: [] });
+      setConfirming(false);
+      await queryClient.invalidateQueries();
+    } catch {
+      toast({ title: "Erro", description: "Não foi possível excluir os dados.", variant: "destructive" });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const label = LABELS[kind];
+  return (
+    <Card
+      id="lgpd"
+      title="Dados pessoais (LGPD)"
+      subtitle="Atenda a pedidos de titulares: encontre, exporte ou exclua os leads de uma pessoa."
+    >
+      <form className="lgpd-form" onSubmit={search} noValidate>
+        <fieldset className="lgpd-kind">
+          <legend>Buscar por</legend>
+          <div className="lgpd-options">
+            {(["email", "phone"] as const).map((k) => (
+              <label key={k}>
+                <input
+                  type="radio"
+                  name="lgpd-kind"
+                  value={k}
+                  checked={kind === k}
+                  onChange={() => {
+                    setKind(k);
+                    setValue("");
+                  }}
+                />
+                {k === "email" ? "E-mail" : "Telefone"}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <label className="admin-field compact lgpd-value">
+          <span>{label.field}</span>
+          <input
+            type={kind === "email" ? "email" : "tel"}
+            inputMode={label.inputMode}
+            autoComplete="off"
+            placeholder={label.placeholder}
+            maxLength={kind === "email" ? 254 : 40}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn btn-primary btn-small" disabled={busy}>
+          {busy && !confirming ? "Buscando..." : "Buscar"}
+        </button>
+      </form>
+
+      {found && (
+        <div className="lgpd-result" aria-live="polite">
+          {found.leads.length === 0
+            ? (
+              <p className="card-empty">
+                Nenhum lead encontrado para <strong>{found.value}</strong>.
+              </p>
+            )
+            : (
+              <>
+                <p className="lgpd-count">
+                  {plural(found.leads.length, "lead encontrado", "leads encontrados")} para{" "}
+                  <strong>{found.value}</strong>
+                </p>
+                <ul className="lead-list" aria-label="Leads da pessoa">
+                  {found.leads.map((lead) => (
+                    <li className="lead" key={lead.id}>
+                      <div className="lead-head">
+                        <p className="lead-name">{lead.name}</p>
+                        <span className="admin-muted">{lead.planLabel || lead.plan}</span>
+                      </div>
+                      <p className="lead-line">{lead.email}</p>
+                      <p className="lead-line">{lead.whatsapp}</p>
+                      <p className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</p>
+                    </li>
+                  ))}
+                </ul>
+                <div className="lgpd-actions">
+                  <a
+                    className="btn btn-outline btn-small"
+                    href={`/api/admin/lgpd/export?${subjectQuery(found.kind, found.value)}`}
+                    download
+                  >
+                    Exportar JSON
+                  </a>
+                  {!confirming && (
+                    <button
+                      type="button"
+                      className="btn btn-small lgpd-danger"
+                      onClick={() => setConfirming(true)}
+                    >
+                      Excluir definitivamente
+                    </button>
+                  )}
+                </div>
+                {confirming && (
+                  <div className="lgpd-confirm" role="alertdialog" aria-labelledby="lgpd-confirm-text">
+                    <p id="lgpd-confirm-text">
+                      Excluir {plural(found.leads.length, "lead", "leads")} de <strong>{found.value}</strong>
+                      {" "}
+                      e os eventos do Meta ligados a eles? Esta ação não pode ser desfeita.
+                    </p>
+                    <div className="lgpd-actions">
+                      <button
+                        type="button"
+                        className="btn btn-small lgpd-danger"
+                        onClick={erase}
+                        disabled={busy}
+                      >
+                        {busy ? "Excluindo..." : "Confirmar exclusão"}
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-outline btn-small"
+                        onClick={() =>
+                          setConfirming(false)}
+                        disabled={busy}
+                      >
+                        Cancelar
+                      </button>
+                    </div>
+                  </div>
+                )}
+              </>
+            )}
+        </div>
+      )}
+    </Card>
+  );
+}
