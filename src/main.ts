@@ -22,6 +22,14 @@ try {
 }
 
 setLogLevel(config.LOG_LEVEL);
+// A failure outside any request still leaves one JSON line with its stack before the process exits.
+globalThis.addEventListener("unhandledrejection", (event) => {
+  const error = event.reason instanceof Error ? event.reason : new Error(String(event.reason));
+  log.error("unhandled rejection", { error: error.message, stack: error.stack });
+});
+globalThis.addEventListener("error", (event) => {
+  log.error("uncaught exception", { error: String(event.message), stack: event.error?.stack });
+});
 const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
 const applied = await migrate(db);
 if (applied.length) log.info("migrations applied", { applied });
