@@ -52,6 +52,16 @@ const inRange = (await db.query<{ n: number }>(
   `select count(*)::int as n from visits where occurred_at >= '2026-12-01T00:00:00-03:00'
      and occurred_at < '2027-01-01T00:00:00-03:00'`,
 ))[0].n;
+// The lead list must stay smooth with 50,000 leads: top the table up to that many, most in the range.
+const missing = 50_000 - seeded.leads;
+await db.query(
+  `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source)
+   select timestamptz '2026-12-01T03:00:00Z' + (i % 31) * interval '1 day' + (i % 1440) * interval '1 minute',
+          'Cliente ' || i, 'cliente' || i || '@exemplo.com.br', '+55 (11) 9' || lpad(i::text, 8, '0'),
+          (array['micro', 'pro', 'premium'])[1 + i % 3], '', (array['google', 'facebook', null])[1 + i % 3]
+     from generate_series(1, $1::int) as i`,
+  [missing],
+);
 await db.exec("analyze");
 
 const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, LOG_LEVEL: "warn" });
@@ -77,6 +87,8 @@ const endpoints = [
   `/api/tracking/conversion-by-utm-source?${R}`,
   `/api/leads?${R}&limit=25&offset=0`,
   `/api/leads?${R}&q=silva&limit=25`,
+  `/api/leads?${R}&limit=25&offset=40000`,
+  `/api/leads?q=98765&limit=25`,
   `/api/leads`,
   `/api/leads/export.csv?${R}`,
   `/api/admin/check-auth`,
