@@ -1,14 +1,19 @@
-// Full-page screenshots of every public page in pt at phone (390 px) and desktop (1366 px) widths, written
-// to docs/screenshots/ for review: `deno run -A scripts/screenshots.ts`. Desktop shots are taken at half
+// Full-page screenshots of every public page at phone (390 px) and desktop (1366 px) widths, for review:
+// `deno run -A scripts/screenshots.ts [pt|en|es]` (pt by default) writes to docs/screenshots/ for pt and to
+// docs/screenshots/<lang>/ for the others. Desktop shots are taken at half
 // scale and long pages are cut into parts, to keep each file small.
 import { build } from "../build.ts";
 import { getBrowser, serveApp } from "../e2e/browser.ts";
 import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
+import { isLang, LANG_INFO } from "../src/shared/languages.ts";
+
+const lang = Deno.args[0] ?? "pt";
+if (!isLang(lang)) throw new Error(`unknown language ${lang}: pt, en or es`);
 
 await build();
 const server = await serveApp();
 const browser = await getBrowser();
-const out = new URL("../docs/screenshots/", import.meta.url);
+const out = new URL(lang === "pt" ? "../docs/screenshots/" : `../docs/screenshots/${lang}/`, import.meta.url);
 await Deno.mkdir(out, { recursive: true });
 // Only this script's own pictures are replaced (the admin's live in the same folder).
 for await (const entry of Deno.readDir(out)) {
@@ -20,7 +25,7 @@ try {
       const context = await browser.newContext({
         viewport: { width, height: 900 },
         deviceScaleFactor: scale,
-        locale: "pt-BR",
+        locale: LANG_INFO[lang].htmlLang,
         reducedMotion: "reduce",
       });
       // The consent choice is made, so the banner does not cover the page in the picture.
@@ -30,7 +35,7 @@ try {
         } catch { /* storage unavailable */ }
       });
       const tab = await context.newPage();
-      await tab.goto(server.baseUrl + pagePath(page, "pt"));
+      await tab.goto(server.baseUrl + pagePath(page, lang));
       await tab.waitForSelector("html[data-hydrated=true]");
       // Off-screen sections skip rendering (content-visibility) until scrolled to; a full-page picture needs them.
       await tab.addStyleTag({
@@ -50,6 +55,7 @@ try {
       const height = await tab.evaluate(() => document.documentElement.scrollHeight);
       const step = width > 1000 ? 3600 : 2400;
       for (let y = 0, part = 1; y < height; y += step, part++) {
+        if (y > 0 && height - y < 40) break; // a sliver of footer margin is not worth a file
         const file = new URL(`${page}-${width}-${part}.png`, out);
         const clip = { x: 0, y, width, height: Math.min(step, height - y) };
         await tab.screenshot({ path: file.pathname, fullPage: true, clip });
