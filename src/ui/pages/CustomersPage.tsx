@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
@@ -59,28 +60,20 @@ export default function CustomersPage({ lang, page }: PageProps) {
         </div>
       </section>
 
-      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
-        <div className="container center">
-          <h2 id="final-title">{t("finalCta.title")}</h2>
-          <p className="lead">{t("finalCta.subtitle")}</p>
-          <div className="actions center">
-            <a
-              className="btn btn-light btn-lg"
-              href={homeAnchor(lang, "precos")}
-              onClick={() => trackEvent("cta_click", "customers", "pricing")}
-            >
-              {t("finalCta.primary")}
-            </a>
-            <a
-              className="btn btn-outline-light btn-lg"
-              href={homeAnchor(lang, "hero-cta")}
-              onClick={() => trackEvent("cta_click", "customers", "hero_cta")}
-            >
-              {t("finalCta.secondary")}
-            </a>
-          </div>
-        </div>
-      </section>
+      <CtaBand
+        title={t("finalCta.title")}
+        subtitle={t("finalCta.subtitle")}
+        primary={{
+          label: t("finalCta.primary"),
+          href: homeAnchor(lang, "precos"),
+          onClick: () => trackEvent("cta_click", "customers", "pricing"),
+        }}
+        secondary={{
+          label: t("finalCta.secondary"),
+          href: homeAnchor(lang, "hero-cta"),
+          onClick: () => trackEvent("cta_click", "customers", "hero_cta"),
+        }}
+      />
     </Layout>
   );
 }

@@ -2,6 +2,7 @@ import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
@@ -220,30 +221,22 @@ export default function HomePage({ lang, page }: PageProps) {
         </div>
       </section>
 
-      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
-        <div className="container center">
-          <h2 id="final-title">{t("finalCta.title")}</h2>
-          <p className="lead">{t("finalCta.subtitle")}</p>
-          <div className="actions center">
-            <a
-              className="btn btn-light btn-lg"
-              href={homeAnchor(lang, "precos")}
-              onClick={cta("final_plans")}
-            >
-              {t("finalCta.primary")}
-            </a>
-            <a
-              className="btn btn-outline-light btn-lg"
-              href={whatsappLink(SITE.whatsappMessages.specialist[lang])}
-              target="_blank"
-              rel="noopener noreferrer"
-              onClick={() => trackEvent("channel_click", "whatsapp", "home_final")}
-            >
-              <Icon name="chat" size={18} /> {t("finalCta.secondary")}
-            </a>
-          </div>
-        </div>
-      </section>
+      <CtaBand
+        title={t("finalCta.title")}
+        subtitle={t("finalCta.subtitle")}
+        primary={{
+          label: t("finalCta.primary"),
+          href: homeAnchor(lang, "precos"),
+          onClick: cta("final_plans"),
+        }}
+        secondary={{
+          label: t("finalCta.secondary"),
+          href: whatsappLink(SITE.whatsappMessages.specialist[lang]),
+          onClick: () => trackEvent("channel_click", "whatsapp", "home_final"),
+          icon: "chat",
+          external: true,
+        }}
+      />
     </Layout>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
+import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { LANG_INFO } from "../../shared/languages.ts";
 import { SITE, whatsappLink } from "../../site.ts";
@@ -105,28 +106,21 @@ export default function PipefyPage({ lang, page }: PageProps) {
         </div>
       </section>
 
-      <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
-        <div className="container center">
-          <h2 id="final-title">{t("finalCta.title")}</h2>
-          <p className="lead">{t("finalCta.subtitle")}</p>
-          <div className="actions center">
-            <a
-              className="btn btn-light btn-lg"
-              href={homeAnchor(lang, "precos")}
-              onClick={anchorCta("pipefy_final_pricing")}
-            >
-              {t("finalCta.primary")}
-            </a>
-            <a
-              className="btn btn-outline-light btn-lg"
-              href="#video-demo"
-              onClick={anchorCta("pipefy_final_demo")}
-            >
-              <Icon name="play" size={18} /> {t("finalCta.secondary")}
-            </a>
-          </div>
-        </div>
-      </section>
+      <CtaBand
+        title={t("finalCta.title")}
+        subtitle={t("finalCta.subtitle")}
+        primary={{
+          label: t("finalCta.primary"),
+          href: homeAnchor(lang, "precos"),
+          onClick: anchorCta("pipefy_final_pricing"),
+        }}
+        secondary={{
+          label: t("finalCta.secondary"),
+          href: "#video-demo",
+          onClick: anchorCta("pipefy_final_demo"),
+          icon: "play",
+        }}
+      />
     </Layout>
   );
 }
