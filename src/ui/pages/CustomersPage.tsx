@@ -7,7 +7,7 @@ import { SITE } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { CustomerLogo } from "../site/CustomerLogo.tsx";
 import { Icon } from "../site/Icon.tsx";
-import { SectionHeader } from "../site/SectionHeader.tsx";
+import { Section } from "../site/SectionHeader.tsx";
 
 /** The customers page: hero with badges, stats band, 25 logos with sectors, final call to action. */
 export default function CustomersPage({ lang, page }: PageProps) {
@@ -40,25 +40,17 @@ export default function CustomersPage({ lang, page }: PageProps) {
         </dl>
       </section>
 
-      <section id="clientes" className="section" aria-labelledby="grid-title">
-        <div className="container">
-          <SectionHeader
-            id="grid-title"
-            eyebrow={t("grid.eyebrow")}
-            title={t("grid.title")}
-            subtitle={t("grid.subtitle")}
-          />
-          <ul className="logo-grid">
-            {SITE.customers.map((c) => (
-              <li key={c.name} className="logo-card">
-                <CustomerLogo name={c.name} src={c.logo} alt={t("grid.logoAlt", { name: c.name })} />
-                <p className="logo-name">{c.name}</p>
-                <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="clientes" titleId="grid-title" t={t} keys="grid">
+        <ul className="logo-grid">
+          {SITE.customers.map((c) => (
+            <li key={c.name} className="logo-card">
+              <CustomerLogo name={c.name} src={c.logo} alt={t("grid.logoAlt", { name: c.name })} />
+              <p className="logo-name">{c.name}</p>
+              <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
       <CtaBand
         title={t("finalCta.title")}

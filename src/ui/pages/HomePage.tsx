@@ -8,7 +8,7 @@ import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { handleAnchorClick } from "../site/anchors.ts";
 import { Icon, type IconName } from "../site/Icon.tsx";
-import { SectionHeader } from "../site/SectionHeader.tsx";
+import { Section, SectionHeader } from "../site/SectionHeader.tsx";
 import { VideoCard, VideoFacade } from "../site/VideoFacade.tsx";
 import { PricingSection } from "../site/PricingSection.tsx";
 import { Faq } from "../site/Faq.tsx";
@@ -87,34 +87,26 @@ export default function HomePage({ lang, page }: PageProps) {
         </div>
       </section>
 
-      <section id="funcionalidades" className="section" aria-labelledby="features-title">
-        <div className="container">
-          <SectionHeader
-            id="features-title"
-            eyebrow={t("features.eyebrow")}
-            title={t("features.title")}
-            subtitle={t("features.subtitle")}
-          />
-          <div className="card-grid three">
-            {FEATURES.map(({ key, icon }) => (
-              <article className="card feature-card" key={key} data-feature={key}>
-                <span className="icon-badge">
-                  <Icon name={icon} />
-                </span>
-                <h3>{t(`features.items.${key}.title`)}</h3>
-                <p>{t(`features.items.${key}.description`)}</p>
-                <ul className="check-list">
-                  {list<string>(`features.items.${key}.benefits`).map((b) => (
-                    <li key={b}>
-                      <Icon name="check" size={18} /> {b}
-                    </li>
-                  ))}
-                </ul>
-              </article>
-            ))}
-          </div>
+      <Section id="funcionalidades" titleId="features-title" t={t} keys="features">
+        <div className="card-grid three">
+          {FEATURES.map(({ key, icon }) => (
+            <article className="card feature-card" key={key} data-feature={key}>
+              <span className="icon-badge">
+                <Icon name={icon} />
+              </span>
+              <h3>{t(`features.items.${key}.title`)}</h3>
+              <p>{t(`features.items.${key}.description`)}</p>
+              <ul className="check-list">
+                {list<string>(`features.items.${key}.benefits`).map((b) => (
+                  <li key={b}>
+                    <Icon name="check" size={18} /> {b}
+                  </li>
+                ))}
+              </ul>
+            </article>
+          ))}
         </div>
-      </section>
+      </Section>
 
       <section id="automacao" className="section soft" aria-labelledby="automation-title">
         <div className="container split">
@@ -149,77 +141,50 @@ export default function HomePage({ lang, page }: PageProps) {
         </div>
       </section>
 
-      <section id="video-demo" className="section" aria-labelledby="demo-title">
-        <div className="container narrow">
-          <SectionHeader
-            id="demo-title"
-            eyebrow={t("demo.eyebrow")}
-            title={t("demo.title")}
-            subtitle={t("demo.subtitle")}
-          />
-          <VideoFacade
-            id={SITE.videos.homeDemo.id}
-            start={SITE.videos.homeDemo.start}
-            title={t("demo.videoTitle")}
-          />
-        </div>
-      </section>
+      <Section id="video-demo" titleId="demo-title" t={t} keys="demo" width="narrow">
+        <VideoFacade
+          id={SITE.videos.homeDemo.id}
+          start={SITE.videos.homeDemo.start}
+          title={t("demo.videoTitle")}
+        />
+      </Section>
 
       <PricingSection lang={lang} />
 
-      <section id="videos" className="section" aria-labelledby="videos-title">
-        <div className="container">
-          <SectionHeader
-            id="videos-title"
-            eyebrow={t("videos.eyebrow")}
-            title={t("videos.title")}
-            subtitle={t("videos.subtitle")}
-          />
-          <div className="card-grid three">
-            {SITE.videos.homeList.map((id, i) => (
-              <VideoCard key={id} id={id} index={i} title={list<string>("videos.items")[i]} />
-            ))}
-          </div>
-          <ChannelLink />
+      <Section id="videos" titleId="videos-title" t={t} keys="videos">
+        <div className="card-grid three">
+          {SITE.videos.homeList.map((id, i) => (
+            <VideoCard key={id} id={id} index={i} title={list<string>("videos.items")[i]} />
+          ))}
         </div>
-      </section>
+        <ChannelLink />
+      </Section>
 
-      <section id="depoimentos" className="section soft" aria-labelledby="testimonials-title">
-        <div className="container">
-          <SectionHeader
-            id="testimonials-title"
-            eyebrow={t("testimonials.eyebrow")}
-            title={t("testimonials.title")}
-            subtitle={t("testimonials.subtitle")}
-          />
-          <div className="card-grid three">
-            {SITE.testimonials.map((item) => (
-              <figure className="card testimonial" key={item.key}>
-                <Stars value={item.rating} />
-                <blockquote>
-                  <p>{t(`testimonials.items.${item.key}.quote`)}</p>
-                </blockquote>
-                <figcaption>
-                  <span className="avatar" aria-hidden="true">
-                    {item.name.split(" ").map((w) => w[0]).join("").slice(0, 2)}
-                  </span>
-                  <span>
-                    <strong>{item.name}</strong>
-                    <small>{t(`testimonials.items.${item.key}.role`)}, {item.company}</small>
-                  </span>
-                </figcaption>
-              </figure>
-            ))}
-          </div>
+      <Section id="depoimentos" titleId="testimonials-title" t={t} keys="testimonials" className="soft">
+        <div className="card-grid three">
+          {SITE.testimonials.map((item) => (
+            <figure className="card testimonial" key={item.key}>
+              <Stars value={item.rating} />
+              <blockquote>
+                <p>{t(`testimonials.items.${item.key}.quote`)}</p>
+              </blockquote>
+              <figcaption>
+                <span className="avatar" aria-hidden="true">
+                  {item.name.split(" ").map((w) => w[0]).join("").slice(0, 2)}
+                </span>
+                <span>
+                  <strong>{item.name}</strong>
+                  <small>{t(`testimonials.items.${item.key}.role`)}, {item.company}</small>
+                </span>
+              </figcaption>
+            </figure>
+          ))}
         </div>
-      </section>
+      </Section>
 
-      <section id="faq" className="section" aria-labelledby="faq-title">
-        <div className="container narrow">
-          <SectionHeader id="faq-title" eyebrow={t("faq.eyebrow")} title={t("faq.title")} />
-          <Faq items={list<{ q: string; a: string }>("faq.items")} />
-        </div>
-      </section>
+      <Section id="faq" titleId="faq-title" t={t} keys="faq" subtitle={false} width="narrow">
+        <Faq items={list<{ q: string; a: string }>("faq.items")} />
+      </Section>
 
       <CtaBand
         title={t("finalCta.title")}

@@ -7,7 +7,7 @@ import { LANG_INFO } from "../../shared/languages.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
-import { SectionHeader } from "../site/SectionHeader.tsx";
+import { Section } from "../site/SectionHeader.tsx";
 import { Faq } from "../site/Faq.tsx";
 import { Icon } from "../site/Icon.tsx";
 
@@ -25,86 +25,75 @@ export default function PipefyPage({ lang, page }: PageProps) {
     <Layout lang={lang} page={page}>
       <IntegrationSections ns="pipefy" lang={lang} />
 
-      <section id="planos" className="section" aria-labelledby="plans-title">
-        <div className="container narrow">
-          <SectionHeader
-            id="plans-title"
-            eyebrow={t("plans.eyebrow")}
-            title={t("plans.title")}
-            subtitle={t("plans.subtitle")}
-          />
-          <div className="table-wrap">
-            <table className="plan-table">
-              <caption className="visually-hidden">{t("plans.caption")}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t("plans.colPlan")}</th>
-                  <th scope="col">{t("plans.colMessages")}</th>
-                  <th scope="col">{t("plans.colValue")}</th>
+      <Section id="planos" titleId="plans-title" t={t} keys="plans" width="narrow">
+        <div className="table-wrap">
+          <table className="plan-table">
+            <caption className="visually-hidden">{t("plans.caption")}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t("plans.colPlan")}</th>
+                <th scope="col">{t("plans.colMessages")}</th>
+                <th scope="col">{t("plans.colValue")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {SITE.planTable.map((row) => (
+                <tr key={row.key} className={row.featured ? "featured" : undefined}>
+                  <th scope="row">
+                    {t(`plans.names.${row.key}`)}
+                    {row.featured && (
+                      <span className="featured-tag">
+                        <Icon name="star" size={16} /> {t("plans.featured")}
+                      </span>
+                    )}
+                  </th>
+                  <td>{count.format(row.messages)}</td>
+                  <td>{money.format(row.price)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {SITE.planTable.map((row) => (
-                  <tr key={row.key} className={row.featured ? "featured" : undefined}>
-                    <th scope="row">
-                      {t(`plans.names.${row.key}`)}
-                      {row.featured && (
-                        <span className="featured-tag">
-                          <Icon name="star" size={16} /> {t("plans.featured")}
-                        </span>
-                      )}
-                    </th>
-                    <td>{count.format(row.messages)}</td>
-                    <td>{money.format(row.price)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <div className="card-grid two notes">
-            <div className="card">
-              <h3>{t("notes.messageTitle")}</h3>
-              <p>{t("notes.messageText")}</p>
-            </div>
-            <div className="card">
-              <h3>{t("notes.upgradeTitle")}</h3>
-              <p>{t("notes.upgradeText")}</p>
-            </div>
-          </div>
-          <aside className="policy" aria-labelledby="cancel-title">
-            <h3 id="cancel-title">{t("cancellation.title")}</h3>
-            <p>{t("cancellation.text")}</p>
-            <p>
-              <strong>{t("cancellation.exampleLabel")}</strong> {t("cancellation.example")}
-            </p>
-            <p className="policy-important">
-              <strong>{t("cancellation.importantLabel")}</strong> {t("cancellation.important")}
-            </p>
-          </aside>
+              ))}
+            </tbody>
+          </table>
         </div>
-      </section>
+        <div className="card-grid two notes">
+          <div className="card">
+            <h3>{t("notes.messageTitle")}</h3>
+            <p>{t("notes.messageText")}</p>
+          </div>
+          <div className="card">
+            <h3>{t("notes.upgradeTitle")}</h3>
+            <p>{t("notes.upgradeText")}</p>
+          </div>
+        </div>
+        <aside className="policy" aria-labelledby="cancel-title">
+          <h3 id="cancel-title">{t("cancellation.title")}</h3>
+          <p>{t("cancellation.text")}</p>
+          <p>
+            <strong>{t("cancellation.exampleLabel")}</strong> {t("cancellation.example")}
+          </p>
+          <p className="policy-important">
+            <strong>{t("cancellation.importantLabel")}</strong> {t("cancellation.important")}
+          </p>
+        </aside>
+      </Section>
 
-      <section id="faq" className="section soft" aria-labelledby="faq-title">
-        <div className="container narrow">
-          <SectionHeader id="faq-title" eyebrow={t("faq.eyebrow")} title={t("faq.title")} />
-          <Faq numbered items={t("faq.items", { returnObjects: true }) as { q: string; a: string }[]} />
-          <div className="contact-box" id="contato">
-            <div>
-              <h3>{t("contact.title")}</h3>
-              <p>{t("contact.text")}</p>
-            </div>
-            <a
-              className="btn btn-whatsapp"
-              href={whatsappLink(SITE.whatsappMessages.pipefy[lang])}
-              target="_blank"
-              rel="noopener noreferrer"
-              onClick={() => trackEvent("channel_click", "whatsapp", "pipefy_contact")}
-            >
-              <Icon name="chat" size={18} /> {t("contact.button")}
-            </a>
+      <Section id="faq" titleId="faq-title" t={t} keys="faq" subtitle={false} className="soft" width="narrow">
+        <Faq numbered items={t("faq.items", { returnObjects: true }) as { q: string; a: string }[]} />
+        <div className="contact-box" id="contato">
+          <div>
+            <h3>{t("contact.title")}</h3>
+            <p>{t("contact.text")}</p>
           </div>
+          <a
+            className="btn btn-whatsapp"
+            href={whatsappLink(SITE.whatsappMessages.pipefy[lang])}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={() => trackEvent("channel_click", "whatsapp", "pipefy_contact")}
+          >
+            <Icon name="chat" size={18} /> {t("contact.button")}
+          </a>
         </div>
-      </section>
+      </Section>
 
       <CtaBand
         title={t("finalCta.title")}

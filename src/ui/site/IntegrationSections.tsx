@@ -6,7 +6,7 @@ import { SITE } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { handleAnchorClick } from "./anchors.ts";
 import { Icon } from "./Icon.tsx";
-import { SectionHeader } from "./SectionHeader.tsx";
+import { Section } from "./SectionHeader.tsx";
 import { VideoCard, VideoFacade } from "./VideoFacade.tsx";
 import { ChannelLink } from "./bits.tsx";
 
@@ -61,156 +61,110 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
         </div>
       </section>
 
-      <section id="problemas" className="section soft" aria-labelledby="problems-title">
-        <div className="container">
-          <SectionHeader
-            id="problems-title"
-            eyebrow={t("problems.eyebrow")}
-            title={t("problems.title")}
-            subtitle={t("problems.subtitle")}
-          />
-          <ul className="pairs">
-            {list<{ problem: string; solution: string }>("problems.items").map((item) => (
-              <li key={item.problem} className="pair">
-                <div className="pair-problem">
-                  <p className="pair-label">{t("problems.problemLabel")}</p>
-                  <p>{item.problem}</p>
-                </div>
-                <div className="pair-solution">
-                  <p className="pair-label">{t("problems.solutionLabel")}</p>
-                  <p>{item.solution}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="problemas" titleId="problems-title" t={t} keys="problems" className="soft">
+        <ul className="pairs">
+          {list<{ problem: string; solution: string }>("problems.items").map((item) => (
+            <li key={item.problem} className="pair">
+              <div className="pair-problem">
+                <p className="pair-label">{t("problems.problemLabel")}</p>
+                <p>{item.problem}</p>
+              </div>
+              <div className="pair-solution">
+                <p className="pair-label">{t("problems.solutionLabel")}</p>
+                <p>{item.solution}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section id="video-demo" className="section" aria-labelledby="demo-title">
-        <div className="container narrow">
-          <SectionHeader
-            id="demo-title"
-            eyebrow={t("demo.eyebrow")}
-            title={t("demo.title")}
-            subtitle={t("demo.subtitle")}
-          />
-          <VideoFacade id={demo.id} start={demo.start} title={t("demo.videoTitle")} />
-          <ul className="highlights">
-            {list<TitleText>("demo.highlights").map((h) => (
-              <li key={h.title}>
-                <Icon name="check" size={20} />
-                <div>
-                  <h3>{h.title}</h3>
-                  <p>{h.text}</p>
-                </div>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
+      <Section id="video-demo" titleId="demo-title" t={t} keys="demo" width="narrow">
+        <VideoFacade id={demo.id} start={demo.start} title={t("demo.videoTitle")} />
+        <ul className="highlights">
+          {list<TitleText>("demo.highlights").map((h) => (
+            <li key={h.title}>
+              <Icon name="check" size={20} />
+              <div>
+                <h3>{h.title}</h3>
+                <p>{h.text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section id="tutoriais" className="section soft" aria-labelledby="tutorials-title">
-        <div className="container">
-          <SectionHeader
-            id="tutorials-title"
-            eyebrow={t("tutorials.eyebrow")}
-            title={t("tutorials.title")}
-            subtitle={t("tutorials.subtitle")}
-          />
-          <div className="card-grid three">
-            {tutorials.map((id, i) => (
-              <VideoCard key={id} id={id} index={i} title={list<string>("tutorials.items")[i]} />
-            ))}
-          </div>
-          <ChannelLink />
+      <Section id="tutoriais" titleId="tutorials-title" t={t} keys="tutorials" className="soft">
+        <div className="card-grid three">
+          {tutorials.map((id, i) => (
+            <VideoCard key={id} id={id} index={i} title={list<string>("tutorials.items")[i]} />
+          ))}
         </div>
-      </section>
+        <ChannelLink />
+      </Section>
 
-      <section id="beneficios" className="section" aria-labelledby="benefits-title">
-        <div className="container">
-          <SectionHeader id="benefits-title" eyebrow={t("benefits.eyebrow")} title={t("benefits.title")} />
-          <div className="card-grid three">
-            {list<TitleText>("benefits.items").map((b) => (
-              <article className="card" key={b.title}>
-                <span className="icon-badge">
-                  <Icon name="check" />
-                </span>
-                <h3>{b.title}</h3>
-                <p>{b.text}</p>
-              </article>
-            ))}
-          </div>
+      <Section id="beneficios" titleId="benefits-title" t={t} keys="benefits" subtitle={false}>
+        <div className="card-grid three">
+          {list<TitleText>("benefits.items").map((b) => (
+            <article className="card" key={b.title}>
+              <span className="icon-badge">
+                <Icon name="check" />
+              </span>
+              <h3>{b.title}</h3>
+              <p>{b.text}</p>
+            </article>
+          ))}
         </div>
-      </section>
+      </Section>
 
-      <section id="recursos" className="section soft" aria-labelledby="features-title">
-        <div className="container">
-          <SectionHeader
-            id="features-title"
-            eyebrow={t("features.eyebrow")}
-            title={t("features.title")}
-            subtitle={t("features.subtitle")}
-          />
-          <ul className="check-list two-columns">
-            {list<string>("features.items").map((f) => (
-              <li key={f}>
-                <Icon name="check" size={18} /> {f}
-              </li>
-            ))}
-          </ul>
+      <Section id="recursos" titleId="features-title" t={t} keys="features" className="soft">
+        <ul className="check-list two-columns">
+          {list<string>("features.items").map((f) => (
+            <li key={f}>
+              <Icon name="check" size={18} /> {f}
+            </li>
+          ))}
+        </ul>
+      </Section>
+
+      <Section id="como-funciona" titleId="how-title" t={t} keys="how" subtitle={false}>
+        <ol className="step-cards">
+          {list<TitleText>("how.steps").map((s, i) => (
+            <li key={s.title} className="card">
+              <span className="step-number" aria-hidden="true">{i + 1}</span>
+              <h3>{s.title}</h3>
+              <p>{s.text}</p>
+            </li>
+          ))}
+        </ol>
+        <div className="flow-box">
+          <h3>{t("how.flowTitle")}</h3>
+          <ol className="flow">
+            {list<string>("how.flow").map((f) => <li key={f}>{f}</li>)}
+          </ol>
         </div>
-      </section>
+        <ul className="extras">
+          {list<TitleText>("how.extras").map((x) => (
+            <li key={x.title}>
+              <h3>{x.title}</h3>
+              <p>{x.text}</p>
+            </li>
+          ))}
+        </ul>
+      </Section>
 
-      <section id="como-funciona" className="section" aria-labelledby="how-title">
-        <div className="container">
-          <SectionHeader id="how-title" eyebrow={t("how.eyebrow")} title={t("how.title")} />
-          <ol className="step-cards">
-            {list<TitleText>("how.steps").map((s, i) => (
-              <li key={s.title} className="card">
-                <span className="step-number" aria-hidden="true">{i + 1}</span>
+      <Section id="fluxo-completo" titleId="flow-title" t={t} keys="completeFlow" className="soft">
+        <ol className="timeline">
+          {list<TitleText>("completeFlow.steps").map((s, i) => (
+            <li key={s.title}>
+              <span className="step-number" aria-hidden="true">{i + 1}</span>
+              <div>
                 <h3>{s.title}</h3>
                 <p>{s.text}</p>
-              </li>
-            ))}
-          </ol>
-          <div className="flow-box">
-            <h3>{t("how.flowTitle")}</h3>
-            <ol className="flow">
-              {list<string>("how.flow").map((f) => <li key={f}>{f}</li>)}
-            </ol>
-          </div>
-          <ul className="extras">
-            {list<TitleText>("how.extras").map((x) => (
-              <li key={x.title}>
-                <h3>{x.title}</h3>
-                <p>{x.text}</p>
-              </li>
-            ))}
-          </ul>
-        </div>
-      </section>
-
-      <section id="fluxo-completo" className="section soft" aria-labelledby="flow-title">
-        <div className="container">
-          <SectionHeader
-            id="flow-title"
-            eyebrow={t("completeFlow.eyebrow")}
-            title={t("completeFlow.title")}
-            subtitle={t("completeFlow.subtitle")}
-          />
-          <ol className="timeline">
-            {list<TitleText>("completeFlow.steps").map((s, i) => (
-              <li key={s.title}>
-                <span className="step-number" aria-hidden="true">{i + 1}</span>
-                <div>
-                  <h3>{s.title}</h3>
-                  <p>{s.text}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
-        </div>
-      </section>
+              </div>
+            </li>
+          ))}
+        </ol>
+      </Section>
     </>
   );
 }

@@ -4,86 +4,78 @@ import { SITE, whatsappLink } from "../../site.ts";
 import { openLeadModal } from "../lead/lead_events.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { Icon } from "./Icon.tsx";
-import { SectionHeader } from "./SectionHeader.tsx";
+import { Section } from "./SectionHeader.tsx";
 
 /** The pricing section (anchor `precos`), shared by the home and Trello pages. */
 export function PricingSection({ lang }: { lang: Lang }) {
   const { t } = useTranslation("home");
   const specialistUrl = whatsappLink(SITE.whatsappMessages.specialist[lang]);
   return (
-    <section id="precos" className="section pricing" aria-labelledby="precos-title">
-      <div className="container">
-        <SectionHeader
-          id="precos-title"
-          eyebrow={t("pricing.eyebrow")}
-          title={t("pricing.title")}
-          subtitle={t("pricing.subtitle")}
-        />
-        <div className="plans">
-          {SITE.plans.map((plan) => {
-            const name = t(`pricing.plans.${plan.key}.name`);
-            const features = t(`pricing.plans.${plan.key}.features`, { returnObjects: true }) as string[];
-            return (
-              <article
-                key={plan.key}
-                className={plan.highlighted ? "plan-card highlighted" : "plan-card"}
-                aria-labelledby={`plan-${plan.key}`}
+    <Section id="precos" titleId="precos-title" t={t} keys="pricing" className="pricing">
+      <div className="plans">
+        {SITE.plans.map((plan) => {
+          const name = t(`pricing.plans.${plan.key}.name`);
+          const features = t(`pricing.plans.${plan.key}.features`, { returnObjects: true }) as string[];
+          return (
+            <article
+              key={plan.key}
+              className={plan.highlighted ? "plan-card highlighted" : "plan-card"}
+              aria-labelledby={`plan-${plan.key}`}
+            >
+              {plan.highlighted && <p className="plan-badge">{t("pricing.popular")}</p>}
+              <h3 id={`plan-${plan.key}`}>{name}</h3>
+              <p className="plan-description">{t(`pricing.plans.${plan.key}.description`)}</p>
+              <p className="plan-price">
+                <strong>{t(`pricing.plans.${plan.key}.price`)}</strong>
+                <span>{t("pricing.perMonth")}</span>
+              </p>
+              <p className="plan-attendants">
+                <Icon name="users" size={18} /> {t(`pricing.plans.${plan.key}.attendants`)}
+              </p>
+              <ul className="check-list">
+                {features.map((f) => (
+                  <li key={f}>
+                    <Icon name="check" size={18} /> {f}
+                  </li>
+                ))}
+              </ul>
+              <button
+                type="button"
+                className={plan.highlighted ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}
+                onClick={() => {
+                  trackEvent("cta_click", "pricing", plan.key);
+                  openLeadModal({
+                    kind: "plan",
+                    planKey: plan.key,
+                    planName: name,
+                    checkoutUrl: plan.checkoutUrl,
+                  });
+                }}
               >
-                {plan.highlighted && <p className="plan-badge">{t("pricing.popular")}</p>}
-                <h3 id={`plan-${plan.key}`}>{name}</h3>
-                <p className="plan-description">{t(`pricing.plans.${plan.key}.description`)}</p>
-                <p className="plan-price">
-                  <strong>{t(`pricing.plans.${plan.key}.price`)}</strong>
-                  <span>{t("pricing.perMonth")}</span>
-                </p>
-                <p className="plan-attendants">
-                  <Icon name="users" size={18} /> {t(`pricing.plans.${plan.key}.attendants`)}
-                </p>
-                <ul className="check-list">
-                  {features.map((f) => (
-                    <li key={f}>
-                      <Icon name="check" size={18} /> {f}
-                    </li>
-                  ))}
-                </ul>
-                <button
-                  type="button"
-                  className={plan.highlighted ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}
-                  onClick={() => {
-                    trackEvent("cta_click", "pricing", plan.key);
-                    openLeadModal({
-                      kind: "plan",
-                      planKey: plan.key,
-                      planName: name,
-                      checkoutUrl: plan.checkoutUrl,
-                    });
-                  }}
-                >
-                  {t("pricing.subscribeShort")}
-                  <span className="visually-hidden">{` (${name})`}</span>
-                </button>
-              </article>
-            );
-          })}
-        </div>
-        <div className="specialist">
-          <div>
-            <h3>{t("pricing.specialistTitle")}</h3>
-            <p>{t("pricing.specialistText")}</p>
-          </div>
-          <button
-            type="button"
-            className="btn btn-whatsapp"
-            onClick={() => {
-              trackEvent("cta_click", "pricing", "specialist");
-              openLeadModal({ kind: "specialist", checkoutUrl: specialistUrl });
-            }}
-          >
-            <Icon name="chat" size={18} /> {t("pricing.specialist")}
-          </button>
-        </div>
-        <p className="pricing-note">{t("pricing.additional")}</p>
+                {t("pricing.subscribeShort")}
+                <span className="visually-hidden">{` (${name})`}</span>
+              </button>
+            </article>
+          );
+        })}
       </div>
-    </section>
+      <div className="specialist">
+        <div>
+          <h3>{t("pricing.specialistTitle")}</h3>
+          <p>{t("pricing.specialistText")}</p>
+        </div>
+        <button
+          type="button"
+          className="btn btn-whatsapp"
+          onClick={() => {
+            trackEvent("cta_click", "pricing", "specialist");
+            openLeadModal({ kind: "specialist", checkoutUrl: specialistUrl });
+          }}
+        >
+          <Icon name="chat" size={18} /> {t("pricing.specialist")}
+        </button>
+      </div>
+      <p className="pricing-note">{t("pricing.additional")}</p>
+    </Section>
   );
 }
