@@ -53,15 +53,10 @@ export default function CustomersPage({ lang, page }: PageProps) {
       </Section>
 
       <CtaBand
-        title={t("finalCta.title")}
-        subtitle={t("finalCta.subtitle")}
-        primary={{
-          label: t("finalCta.primary"),
-          href: homeAnchor(lang, "precos"),
-          onClick: () => trackEvent("cta_click", "customers", "pricing"),
-        }}
+        t={t}
+        lang={lang}
+        onPricing={() => trackEvent("cta_click", "customers", "pricing")}
         secondary={{
-          label: t("finalCta.secondary"),
           href: homeAnchor(lang, "hero-cta"),
           onClick: () => trackEvent("cta_click", "customers", "hero_cta"),
         }}

@@ -187,15 +187,10 @@ export default function HomePage({ lang, page }: PageProps) {
       </Section>
 
       <CtaBand
-        title={t("finalCta.title")}
-        subtitle={t("finalCta.subtitle")}
-        primary={{
-          label: t("finalCta.primary"),
-          href: homeAnchor(lang, "precos"),
-          onClick: cta("final_plans"),
-        }}
+        t={t}
+        lang={lang}
+        onPricing={cta("final_plans")}
         secondary={{
-          label: t("finalCta.secondary"),
           href: whatsappLink(SITE.whatsappMessages.specialist[lang]),
           onClick: () => trackEvent("channel_click", "whatsapp", "home_final"),
           icon: "chat",

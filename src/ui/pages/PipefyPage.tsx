@@ -2,7 +2,6 @@ import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
-import { homeAnchor } from "../../shared/routes.ts";
 import { LANG_INFO } from "../../shared/languages.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
@@ -96,15 +95,10 @@ export default function PipefyPage({ lang, page }: PageProps) {
       </Section>
 
       <CtaBand
-        title={t("finalCta.title")}
-        subtitle={t("finalCta.subtitle")}
-        primary={{
-          label: t("finalCta.primary"),
-          href: homeAnchor(lang, "precos"),
-          onClick: anchorCta("pipefy_final_pricing"),
-        }}
+        t={t}
+        lang={lang}
+        onPricing={anchorCta("pipefy_final_pricing")}
         secondary={{
-          label: t("finalCta.secondary"),
           href: "#video-demo",
           onClick: anchorCta("pipefy_final_demo"),
           icon: "play",

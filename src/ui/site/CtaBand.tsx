@@ -1,8 +1,9 @@
 import type { MouseEventHandler } from "react";
+import { homeAnchor } from "../../shared/routes.ts";
+import type { Lang } from "../../shared/languages.ts";
 import { Icon, type IconName } from "./Icon.tsx";
 
-export interface CtaLink {
-  label: string;
+export interface SecondaryCta {
   href: string;
   onClick: MouseEventHandler<HTMLAnchorElement>;
   icon?: IconName;
@@ -10,32 +11,38 @@ export interface CtaLink {
   external?: boolean;
 }
 
-/** The closing call to action of a page: a title, a line of text, the pricing button and one more way in. */
-export function CtaBand(props: { title: string; subtitle: string; primary: CtaLink; secondary: CtaLink }) {
+/**
+ * The closing call to action of a page: `finalCta.title`, `finalCta.subtitle`, a button to the home pricing
+ * (`finalCta.primary`) and one more way in (`finalCta.secondary`), texts from the page's namespace.
+ */
+export function CtaBand(
+  { t, lang, onPricing, secondary }: {
+    t: (key: string) => string;
+    lang: Lang;
+    onPricing: MouseEventHandler<HTMLAnchorElement>;
+    secondary: SecondaryCta;
+  },
+) {
   return (
     <section id="cta-final" className="section cta-band" aria-labelledby="final-title">
       <div className="container center">
-        <h2 id="final-title">{props.title}</h2>
-        <p className="lead">{props.subtitle}</p>
+        <h2 id="final-title">{t("finalCta.title")}</h2>
+        <p className="lead">{t("finalCta.subtitle")}</p>
         <div className="actions center">
-          <CtaButton link={props.primary} className="btn btn-light btn-lg" />
-          <CtaButton link={props.secondary} className="btn btn-outline-light btn-lg" />
+          <a className="btn btn-light btn-lg" href={homeAnchor(lang, "precos")} onClick={onPricing}>
+            {t("finalCta.primary")}
+          </a>
+          <a
+            className="btn btn-outline-light btn-lg"
+            href={secondary.href}
+            onClick={secondary.onClick}
+            {...(secondary.external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+          >
+            {secondary.icon && <Icon name={secondary.icon} size={18} />}
+            {secondary.icon ? " " + t("finalCta.secondary") : t("finalCta.secondary")}
+          </a>
         </div>
       </div>
     </section>
-  );
-}
-
-function CtaButton({ link, className }: { link: CtaLink; className: string }) {
-  return (
-    <a
-      className={className}
-      href={link.href}
-      onClick={link.onClick}
-      {...(link.external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
-    >
-      {link.icon && <Icon name={link.icon} size={18} />}
-      {link.icon ? " " + link.label : link.label}
-    </a>
   );
 }
