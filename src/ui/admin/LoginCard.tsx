@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { type ActionResult, postJson, serverMessage } from "./api.ts";
 import { useToast } from "./toast.tsx";
+import { Field } from "./Field.tsx";
 
 /** The sign-in card (spec section 2, "Administrator page"; toasts of sections 5 and 8). */
 export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void }) {
@@ -45,28 +46,24 @@ export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void 
         </div>
         <h1 id="login-title">Área Administrativa</h1>
         <p className="admin-muted">Entre com suas credenciais para acessar</p>
-        <label className="admin-field">
-          <span>Email</span>
-          <input
-            type="email"
-            name="email"
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            placeholder="admin@empresa.com"
-          />
-        </label>
-        <label className="admin-field">
-          <span>Senha</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            value={password}
-            maxLength={128}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
+        <Field
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+          placeholder="admin@empresa.com"
+        />
+        <Field
+          label="Senha"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          value={password}
+          maxLength={128}
+          onChange={setPassword}
+        />
         <button type="submit" className="btn btn-primary admin-submit" disabled={sending}>
           {sending ? "Entrando..." : "Entrar"}
         </button>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { type ActionResult, postJson, serverMessage } from "./api.ts";
 import { useToast } from "./toast.tsx";
+import { Field } from "./Field.tsx";
 
 const MIN_LENGTH = 8;
 
@@ -59,36 +60,30 @@ export function PasswordPanel() {
     <section id="password-panel" className="admin-card password-panel" aria-labelledby="password-title">
       <h2 id="password-title">Alterar Senha</h2>
       <form onSubmit={submit} noValidate className="password-form">
-        <label className="admin-field">
-          <span>Senha atual</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={current}
-            maxLength={128}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </label>
-        <label className="admin-field">
-          <span>Nova senha</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={next}
-            maxLength={128}
-            onChange={(e) => setNext(e.target.value)}
-          />
-        </label>
-        <label className="admin-field">
-          <span>Confirmar nova senha</span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            maxLength={128}
-            onChange={(e) => setConfirm(e.target.value)}
-          />
-        </label>
+        <Field
+          label="Senha atual"
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          maxLength={128}
+          onChange={setCurrent}
+        />
+        <Field
+          label="Nova senha"
+          type="password"
+          autoComplete="new-password"
+          value={next}
+          maxLength={128}
+          onChange={setNext}
+        />
+        <Field
+          label="Confirmar nova senha"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          maxLength={128}
+          onChange={setConfirm}
+        />
         <button type="submit" className="btn btn-primary" disabled={sending}>
           {sending ? "Alterando..." : "Salvar nova senha"}
         </button>

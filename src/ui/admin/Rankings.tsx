@@ -40,34 +40,42 @@ function Ranking<T extends { visits: number }>(props: RankingProps<T>) {
   );
 }
 
+const RANKINGS = [
+  {
+    id: "rank-sources",
+    title: "Principais origens (UTM Source)",
+    kind: "utm-source",
+    field: "utmSource",
+    empty: "Nenhuma origem UTM registrada no período",
+  },
+  {
+    id: "rank-campaigns",
+    title: "Principais campanhas (UTM Campaign)",
+    kind: "utm-campaign",
+    field: "utmCampaign",
+    empty: "Nenhuma campanha UTM registrada no período",
+  },
+  {
+    id: "rank-pages",
+    title: "Páginas mais visitadas",
+    kind: "pages",
+    field: "page",
+    empty: "Nenhuma página visitada no período",
+  },
+] as const;
+
 /** Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query). */
 export function Rankings({ period }: { period: Period }) {
   return (
     <div className="rankings" id="rankings">
-      <Ranking<{ utmSource: string; visits: number }>
-        id="rank-sources"
-        title="Principais origens (UTM Source)"
-        kind="utm-source"
-        period={period}
-        label={(i) => i.utmSource}
-        empty="Nenhuma origem UTM registrada no período"
-      />
-      <Ranking<{ utmCampaign: string; visits: number }>
-        id="rank-campaigns"
-        title="Principais campanhas (UTM Campaign)"
-        kind="utm-campaign"
-        period={period}
-        label={(i) => i.utmCampaign}
-        empty="Nenhuma campanha UTM registrada no período"
-      />
-      <Ranking<{ page: string; visits: number }>
-        id="rank-pages"
-        title="Páginas mais visitadas"
-        kind="pages"
-        period={period}
-        label={(i) => i.page}
-        empty="Nenhuma página visitada no período"
-      />
+      {RANKINGS.map(({ field, ...ranking }) => (
+        <Ranking<Record<typeof field, string> & { visits: number }>
+          key={ranking.id}
+          {...ranking}
+          period={period}
+          label={(item) => item[field]}
+        />
+      ))}
     </div>
   );
 }
