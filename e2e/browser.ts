@@ -85,7 +85,9 @@ export async function openPage(
   });
   page.on("pageerror", (error) => problems.consoleErrors.push(String(error)));
   page.on("requestfailed", (req) => {
-    if (req.url().startsWith(baseUrl)) {
+    // ERR_ABORTED is the browser cancelling a load itself (a lazy image still in flight when the test
+    // navigates on); a request the server failed shows up as a status below.
+    if (req.url().startsWith(baseUrl) && req.failure()?.errorText !== "net::ERR_ABORTED") {
       problems.failedRequests.push(`${req.url()} ${req.failure()?.errorText}`);
     }
   });
