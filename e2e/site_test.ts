@@ -352,7 +352,7 @@ browserTest("site: axe finds no serious or critical accessibility problem on any
 });
 
 browserTest(
-  "site: the home page transfers at most 100 KB of compressed JavaScript before interaction",
+  "site: the home page transfers at most 100 KB of gzip JavaScript before interaction (brotli reported too)",
   async () => {
     const { baseUrl } = await server();
     const { page, close } = await openPage(baseUrl, PHONE);
@@ -365,12 +365,28 @@ browserTest(
       });
       await gotoHydrated(page, baseUrl + "/pt-br");
       await page.waitForLoadState("networkidle");
-      const total = (await Promise.all(scripts.map((s) => s.bytes))).reduce((a, b) => a + b, 0);
-      console.log(
-        `home page JavaScript before interaction: ${(total / 1024).toFixed(1)} KB in ${scripts.length} files`,
-      );
       assert.ok(scripts.length > 0);
-      assert.ok(total <= 100 * 1024, `${total} bytes`);
+      // Chromium always asks for brotli; the budget is stated in gzip, so the same files are fetched again
+      // asking for gzip only.
+      const brotli = (await Promise.all(scripts.map((s) => s.bytes))).reduce((a, b) => a + b, 0);
+      let gzip = 0;
+      for (const { url } of scripts) {
+        const res = await fetch(url, { headers: { "accept-encoding": "gzip" } });
+        assert.equal(res.headers.get("content-encoding"), "gzip", url);
+        // fetch hands back the body decompressed; the bytes on the wire are the Content-Length.
+        const length = Number(res.headers.get("content-length"));
+        await res.body?.cancel();
+        assert.ok(length > 0, `${url}: Content-Length`);
+        gzip += length;
+      }
+      const kb = (n: number) => `${n.toLocaleString("en")} bytes (${(n / 1024).toFixed(1)} KiB)`;
+      console.log(
+        `home page JavaScript before interaction (${scripts.length} files): gzip ${kb(gzip)}, brotli ${
+          kb(brotli)
+        }`,
+      );
+      // 100 KB read strictly: 100,000 bytes.
+      assert.ok(gzip <= 100_000, `${gzip} bytes of gzip JavaScript`);
     } finally {
       await close();
     }
