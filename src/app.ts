@@ -6,7 +6,7 @@ import { securityHeaders } from "./server/middleware/headers.ts";
 import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
-import { NotFound } from "./server/errors.ts";
+import { MethodNotAllowed, NotFound } from "./server/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
@@ -46,13 +46,29 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", dashboardApi);
   app.route("/", lgpdApi);
-  app.all("/api/*", () => {
-    throw new NotFound();
+  // An API path that exists under other methods answers 405 with Allow; any other path 404.
+  app.all("/api/*", (c) => {
+    const allow = allowedMethods(app, c.req.path);
+    throw allow.length ? new MethodNotAllowed(allow) : new NotFound();
   });
   app.route("/", seo);
   app.route("/", pages);
 
   app.onError(errorHandler);
-  app.notFound((c) => c.json({ error: "method_not_allowed" }, 405, { allow: "GET, HEAD" }));
+  app.notFound((c) =>
+    c.json({ error: "method_not_allowed", allow: ["GET", "HEAD"] }, 405, {
+      allow: "GET, HEAD",
+      "cache-control": "no-store",
+    })
+  );
   return app;
+}
+
+/** Methods with a handler (not middleware) for exactly this path; GET brings HEAD. */
+function allowedMethods(app: Hono<AppEnv>, path: string): string[] {
+  const methods = new Set(
+    app.routes.filter((r) => r.method !== "ALL" && r.path === path).map((r) => r.method.toUpperCase()),
+  );
+  if (methods.has("GET")) methods.add("HEAD");
+  return [...methods].sort();
 }

@@ -12,8 +12,57 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return fields;
 }
 
+interface Node {
+  value: unknown;
+  key: string;
+  parent?: Node;
+}
+
+function pathOf(node: Node | undefined): string {
+  const keys: string[] = [];
+  for (let n = node; n?.parent; n = n.parent) keys.push(n.key);
+  return keys.length ? keys.reverse().join(".") : "body";
+}
+
+function badText(s: string): string | undefined {
+  if (s.includes("\0")) return "must not contain NUL characters";
+  if (!s.isWellFormed()) return "must be valid Unicode text";
+}
+
+/**
+ * `{ field: message }` for every string (value or key) in `value` holding a NUL or a lone surrogate:
+ * PostgreSQL text can store neither, so they are refused before any schema sees them, whatever the endpoint.
+ * Iterative, so deeply nested input costs no stack.
+ */
+export function unsafeText(value: unknown): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const stack: Node[] = [{ value, key: "" }];
+  let found = 0;
+  while (stack.length && found < 20) {
+    const node = stack.pop()!;
+    if (typeof node.value === "string") {
+      const problem = badText(node.value);
+      if (problem) {
+        fields[pathOf(node)] ??= problem;
+        found++;
+      }
+    } else if (node.value !== null && typeof node.value === "object") {
+      for (const [key, child] of Object.entries(node.value)) {
+        const problem = badText(key);
+        if (problem) {
+          fields[pathOf(node)] ??= "keys must be valid Unicode text without NUL characters";
+          found++;
+        } else stack.push({ value: child, key, parent: node });
+      }
+    }
+  }
+  return fields;
+}
+
 /** Parses `value` with `schema` or throws a ValidationError naming each bad field. */
 export function parseOr400<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const unsafe = unsafeText(value);
+  if (Object.keys(unsafe).length) throw new ValidationError(unsafe);
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new ValidationError(fieldErrors(parsed.error));
   return parsed.data;

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { HttpError, RateLimited } from "./errors.ts";
+import { HttpError, MethodNotAllowed, RateLimited } from "./errors.ts";
 import type { AppEnv } from "./env.ts";
 import { log } from "./log.ts";
 
@@ -9,6 +9,7 @@ export function errorHandler(error: Error, c: Context<AppEnv>): Response {
   const headers: Record<string, string> = { "cache-control": "no-store" };
   if (error instanceof HttpError) {
     if (error instanceof RateLimited) headers["retry-after"] = String(error.retryAfterSeconds);
+    if (error instanceof MethodNotAllowed) headers["allow"] = error.allow.join(", ");
     return c.json(error.body ?? { error: error.message }, error.status as 400, headers);
   }
   if (error instanceof HTTPException) {

@@ -29,6 +29,12 @@ export class NotFound extends HttpError {
   }
 }
 
+export class MethodNotAllowed extends HttpError {
+  constructor(readonly allow: string[]) {
+    super(405, "method_not_allowed", { error: "method_not_allowed", allow });
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(limit: number) {
     super(413, "payload_too_large", { error: "payload_too_large", limitBytes: limit });

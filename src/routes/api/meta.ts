@@ -26,11 +26,7 @@ export function metaApi(origin: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/api/config", (c) => {
     const { config } = c.get("deps");
-    return c.json(
-      { metaPixelId: config.META_PIXEL_ID ?? null, gtmId: config.GTM_ID ?? null },
-      200,
-      { "cache-control": "public, max-age=300" },
-    );
+    return c.json({ metaPixelId: config.META_PIXEL_ID ?? null, gtmId: config.GTM_ID ?? null });
   });
   app.use("/api/meta/*", sameOrigin({ origin }));
   app.post("/api/meta/event", async (c) => {

@@ -15,7 +15,8 @@ function base64Nonce(): string {
 
 /**
  * Per-request id and CSP nonce, and the security headers every response carries. Scripts run only with
- * the nonce ('strict-dynamic' lets the pixel and tag manager loaders add theirs); no framing.
+ * the nonce ('strict-dynamic' lets the pixel and tag manager loaders add theirs); no framing; every `/api/`
+ * answer is `no-store`.
  */
 export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHandler<AppEnv> {
   const https = options.publicOrigin.startsWith("https:");
@@ -53,5 +54,11 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
     h.set("x-frame-options", "DENY");
     h.set("cross-origin-opener-policy", "same-origin");
     if (https) h.set("strict-transport-security", "max-age=31536000; includeSubDomains");
+    // API answers carry leads, sessions and per-visitor state: no shared or browser cache ever keeps one,
+    // whatever the handler (or an error path) set.
+    if (c.req.path.startsWith("/api/")) h.set("cache-control", "no-store");
+    // No banner that names the software or its version.
+    h.delete("x-powered-by");
+    h.delete("server");
   };
 }
