@@ -6,10 +6,18 @@ import { testApp } from "../../testing/app.ts";
 import { ADMIN_EMAIL, seedAdmin, signIn } from "../../testing/admin.ts";
 import { type Ctx, type HostileCase, LEAD, type Outcome, runCase, send } from "./harness.ts";
 import { PUBLIC_CASES } from "./cases_public.ts";
+import { BODY_CASES } from "./cases_bodies.ts";
+import { AUTH_CASES } from "./cases_auth.ts";
 import { ADMIN_CASES } from "./cases_admin.ts";
 import { SITE_CASES } from "./cases_site.ts";
 
-export const CASES: HostileCase[] = [...PUBLIC_CASES, ...ADMIN_CASES, ...SITE_CASES];
+export const CASES: HostileCase[] = [
+  ...PUBLIC_CASES,
+  ...BODY_CASES,
+  ...AUTH_CASES,
+  ...ADMIN_CASES,
+  ...SITE_CASES,
+];
 const MIN_CASES = 60;
 
 Deno.test(`hostile input: at least ${MIN_CASES} cases, each named once`, () => {
