@@ -16,6 +16,7 @@ import { trackingApi } from "./routes/api/tracking.ts";
 import { metaApi } from "./routes/api/meta.ts";
 import { dashboardApi } from "./routes/api/dashboard.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
+import { benchCeilings } from "./routes/bench.ts";
 
 /**
  * Builds the application. Order: request log (sets the request id), nonce and security headers; compression; static files;
@@ -38,6 +39,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.use("*", compress());
   app.use("*", await serveStatic());
 
+  if (deps.config.BENCH_CEILINGS) app.route("/", benchCeilings(app));
   app.route("/", healthRoutes());
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/admin", adminApi);

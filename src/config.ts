@@ -25,6 +25,8 @@ const schema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  // `deno task bench` only: adds the two same-process ceiling routes under /__bench/. Never set in production.
+  BENCH_CEILINGS: flag.default(false),
 });
 
 export type Config = Omit<z.output<typeof schema>, "PUBLIC_ORIGIN"> & { PUBLIC_ORIGIN: string };

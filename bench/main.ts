@@ -1,0 +1,495 @@
+// `deno task bench`: speed as a measured property. Starts the real server (src/main.ts over the production
+// client build) as a separate process, drives it from another process (Node + autocannon, bench/load.cjs)
+// and prints one table: every figure next to a ceiling measured in the same run against the same process
+// (BENCH_CEILINGS=1 routes), so ratios hold on a noisy machine. Exits 1 when any floor fails.
+//
+//   deno task bench [--duration 10] [--warmup 3] [--connections 64] [--only pages,ingest,dashboard]
+//                   [--db pglite,postgres]
+// PostgreSQL runs when BENCH_DATABASE_URL (or DATABASE_URL) is set, in a fresh schema dropped afterwards.
+import { parseArgs } from "node:util";
+import { build } from "../build.ts";
+import { openDb } from "../src/db/client.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    duration: { type: "string", default: "10" },
+    warmup: { type: "string", default: "3" },
+    connections: { type: "string", default: "64" },
+    only: { type: "string", default: "pages,ingest,dashboard" },
+    db: { type: "string", default: "pglite,postgres" },
+    port: { type: "string", default: "8301" },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const DURATION = Number(values.duration);
+const WARMUP = Number(values.warmup);
+const CONNECTIONS = Number(values.connections);
+const ONLY = new Set(values.only.split(",").map((s) => s.trim()));
+const PORT = Number(values.port);
+const PG_URL = Deno.env.get("BENCH_DATABASE_URL") || Deno.env.get("DATABASE_URL") || "";
+const DBS = values.db.split(",").map((s) => s.trim()).filter((d) =>
+  d === "pglite" || (d === "postgres" && PG_URL)
+);
+const AUTOCANNON = "9.0.0";
+const VISITORS = 20_000; // distinct client addresses in the ingestion load (120 events/min each is allowed)
+const BROWSER_UA =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+const root = new URL("../", import.meta.url);
+const work = await Deno.makeTempDir({ prefix: "bench-" });
+
+interface Row {
+  section: string;
+  measurement: string;
+  value: string;
+  ceiling: string;
+  ratio: string;
+  floor: string;
+  pass: boolean | null; // null: reported, no floor
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+if (!PG_URL && values.db.includes("postgres")) {
+  notes.push("PostgreSQL: NOT MEASURED — set BENCH_DATABASE_URL (or DATABASE_URL) to a PostgreSQL URL");
+}
+
+// ---------------------------------------------------------------------------------------------- helpers
+
+async function run(cmd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, env, stdout: "piped", stderr: "piped" }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  if (!out.success) {
+    throw new Error(`${cmd} ${args.join(" ")} failed:\n${stdout}\n${new TextDecoder().decode(out.stderr)}`);
+  }
+  return stdout;
+}
+
+/** Installs autocannon once into .cache/bench (npm registry, pinned version). */
+async function autocannonPath(): Promise<string> {
+  const dir = new URL(".cache/bench/", root);
+  const pkg = new URL(`node_modules/autocannon/package.json`, dir);
+  const installed = await Deno.readTextFile(pkg).then((t) => JSON.parse(t).version, () => null);
+  if (installed !== AUTOCANNON) {
+    console.error(`installing autocannon@${AUTOCANNON} (npm) into .cache/bench …`);
+    await Deno.mkdir(dir, { recursive: true });
+    await run("npm", [
+      "install",
+      "--prefix",
+      dir.pathname,
+      "--no-audit",
+      "--no-fund",
+      "--no-save",
+      `autocannon@${AUTOCANNON}`,
+    ]);
+  }
+  return new URL("node_modules/", dir).pathname;
+}
+
+interface LoadSpec {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  visitors?: number;
+  duration: number;
+}
+
+interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statuses: Record<string, number>;
+  duration: number;
+}
+
+let nodePath = "";
+/** One autocannon run in a separate Node process. */
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  const out = await run("node", [
+    new URL("bench/load.cjs", root).pathname,
+    JSON.stringify({ connections: CONNECTIONS, ...spec }),
+  ], { NODE_PATH: nodePath });
+  return JSON.parse(out.trim().split("\n").at(-1)!);
+}
+
+interface Server {
+  pid: number;
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/** Starts src/main.ts as its own process and waits until /healthz answers. */
+async function startServer(name: string, env: Record<string, string>): Promise<Server> {
+  const origin = `http://127.0.0.1:${PORT}`;
+  const logFile = `${work}/${name}.log`;
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("src/main.ts", root).pathname],
+    env: {
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      PUBLIC_ORIGIN: origin,
+      TRUST_PROXY: "1",
+      BENCH_CEILINGS: "1",
+      LOG_LEVEL: "warn", // one log line per request would measure the terminal, not the server
+      DATABASE_URL: "",
+      DATA_DIR: `${work}/${name}-data`,
+      ...env,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // Both streams append to one log file (a WritableStream takes one writer, so two handles).
+  const sink = async (stream: ReadableStream<Uint8Array>) => {
+    const file = await Deno.open(logFile, { create: true, append: true });
+    await stream.pipeTo(file.writable);
+  };
+  const drained = Promise.all([sink(child.stdout), sink(child.stderr)]);
+  let exited = false;
+  let stopping: Promise<void> | undefined;
+  const status = child.status.finally(() => exited = true);
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    if (exited || Date.now() > deadline) {
+      throw new Error(`server ${name} did not start; its log:\n${await Deno.readTextFile(logFile)}`);
+    }
+    const ok = await fetch(`${origin}/healthz`).then((r) => (r.body?.cancel(), r.ok), () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    pid: child.pid,
+    origin,
+    stop: () =>
+      stopping ??= (async () => {
+        if (!exited) child.kill("SIGTERM");
+        const timer = setTimeout(() => !exited && child.kill("SIGKILL"), 20_000);
+        await status;
+        clearTimeout(timer);
+        await drained.catch(() => {});
+        const log = (await Deno.readTextFile(logFile)).trim();
+        const problems = log.split("\n").filter((l) => /"level":"(warn|error)"/.test(l));
+        if (problems.length) {
+          notes.push(
+            `${name} server logged ${problems.length} warning/error lines, first:\n  ${
+              problems.slice(0, 3).join("\n  ")
+            }`,
+          );
+        }
+      })(),
+  };
+}
+
+/** Peak resident memory (VmHWM) and current resident memory (VmRSS) of a process, in MB. */
+async function memoryOf(pid: number): Promise<{ hwm: number; rss: number }> {
+  const status = await Deno.readTextFile(`/proc/${pid}/status`);
+  const kb = (key: string) => Number(status.match(new RegExp(`^${key}:\\s+(\\d+) kB`, "m"))?.[1] ?? 0);
+  return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
+}
+
+/** Samples VmRSS every 100 ms until stopped; returns the largest sample. */
+function sampleRss(pid: number) {
+  let max = 0;
+  const timer = setInterval(() => memoryOf(pid).then((m) => max = Math.max(max, m.rss), () => {}), 100);
+  return () => (clearInterval(timer), max);
+}
+
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ratio = (a: number, b: number) => b > 0 ? a / b : 0;
+
+function add(row: Omit<Row, "pass"> & { pass?: boolean | null }) {
+  rows.push({ pass: null, ...row });
+}
+
+// ---------------------------------------------------------------------------------------------- sections
+
+async function benchPages(server: Server) {
+  const headers = { "accept-encoding": "gzip, deflate, br", "user-agent": BROWSER_UA, accept: "text/html" };
+  const page = `${server.origin}/pt-br`;
+  const ceiling = `${server.origin}/__bench/page`;
+  const probe = await fetch(page, { headers });
+  const probeBody = new Uint8Array(await probe.arrayBuffer());
+  if (probe.status !== 200) throw new Error(`/pt-br answered ${probe.status}`);
+  const encoding = probe.headers.get("content-encoding") ?? "identity";
+  await load({ url: page, headers, duration: WARMUP });
+  await load({ url: ceiling, headers, duration: WARMUP });
+  const c = await load({ url: ceiling, headers, duration: DURATION });
+  const p = await load({ url: page, headers, duration: DURATION });
+  const r = ratio(p.rps, c.rps);
+  const section = "public pages";
+  add({
+    section,
+    measurement: `GET /pt-br req/s (${encoding}, ${fmt(probeBody.byteLength)} B decoded)`,
+    value: fmt(p.rps),
+    ceiling: fmt(c.rps),
+    ratio: r.toFixed(2),
+    floor: "ratio ≥ 0.80",
+    pass: r >= 0.8,
+  });
+  add({
+    section,
+    measurement: "GET /pt-br p99 ms",
+    value: fmt(p.p99),
+    ceiling: fmt(c.p99),
+    ratio: "",
+    floor: "",
+  });
+  const failures = p.non2xx + p.errors + p.timeouts;
+  add({
+    section,
+    measurement: "GET /pt-br errors (non-2xx, socket, timeouts)",
+    value: fmt(failures),
+    ceiling: fmt(c.non2xx + c.errors + c.timeouts),
+    ratio: "",
+    floor: "= 0",
+    pass: failures === 0,
+  });
+}
+
+/** Visits stored, read after the server stopped (PGlite is single-process: only its owner can open it). */
+async function countVisits(dbUrl: string | null, dataDir: string): Promise<number> {
+  const db = await openDb(dbUrl ? { databaseUrl: dbUrl, max: 1 } : { dataDir });
+  try {
+    return (await db.query<{ n: number }>("select count(*)::int as n from visits"))[0].n;
+  } finally {
+    await db.close();
+  }
+}
+
+async function benchIngest(server: Server, kind: "pglite" | "postgres") {
+  const headers = {
+    "content-type": "application/json",
+    origin: server.origin,
+    "user-agent": BROWSER_UA,
+  };
+  const body = JSON.stringify({
+    source: "/pt-br",
+    sessionId: "bench-session-0001",
+    utmSource: "bench",
+    utmCampaign: "speed",
+    utmMedium: "cpc",
+  });
+  const visit = {
+    url: `${server.origin}/api/tracking/visit`,
+    method: "POST",
+    headers,
+    body,
+    visitors: VISITORS,
+  };
+  const bare = { ...visit, url: `${server.origin}/__bench/204` };
+  await load({ ...bare, duration: WARMUP });
+  const warm = await load({ ...visit, duration: WARMUP });
+  const c = await load({ ...bare, duration: DURATION });
+  const stopSampling = sampleRss(server.pid);
+  const v = await load({ ...visit, duration: DURATION });
+  const peakSampled = stopSampling();
+  const mem = await memoryOf(server.pid);
+  const eventsPerSecond = v.ok2xx / (v.duration || DURATION);
+  const bareRps = c.ok2xx / (c.duration || DURATION);
+  const r = ratio(eventsPerSecond, bareRps);
+  const section = `ingestion (${kind})`;
+  const floors = kind === "postgres";
+  add({
+    section,
+    measurement: "POST /api/tracking/visit events/s (202)",
+    value: fmt(eventsPerSecond),
+    ceiling: fmt(bareRps),
+    ratio: r.toFixed(2),
+    floor: floors ? "≥ 5,000; ratio ≥ 0.50" : "",
+    pass: floors ? eventsPerSecond >= 5000 && r >= 0.5 : null,
+  });
+  add({
+    section,
+    measurement: "POST /api/tracking/visit p99 ms",
+    value: fmt(v.p99),
+    ceiling: fmt(c.p99),
+    ratio: "",
+    floor: "",
+  });
+  const failures = v.non2xx + v.errors + v.timeouts;
+  add({
+    section,
+    measurement: "errors (non-2xx, socket, timeouts)",
+    value: failures ? `${fmt(failures)} ${JSON.stringify(v.statuses)}` : "0",
+    ceiling: "",
+    ratio: "",
+    floor: "= 0",
+    pass: failures === 0,
+  });
+  return { acked: warm.ok2xx + v.ok2xx, mem, peakSampled, section };
+}
+
+// ---------------------------------------------------------------------------------------------- run
+
+let failed = false;
+const cleanups: (() => Promise<void>)[] = [];
+try {
+  if (!values["no-build"]) {
+    console.error("building the client (production build) …");
+    await build();
+  }
+  nodePath = await autocannonPath();
+  const uptime = await Deno.readTextFile("/proc/loadavg");
+  console.error(`load average before: ${uptime.split(" ").slice(0, 3).join(" ")}`);
+
+  if (ONLY.has("pages")) {
+    // Pages touch no database; their own server, so the ingestion servers' memory peak is their own.
+    console.error("public pages …");
+    const server = await startServer("pages", {});
+    try {
+      await benchPages(server);
+    } finally {
+      await server.stop();
+    }
+  }
+
+  for (const kind of ONLY.has("ingest") ? DBS as ("pglite" | "postgres")[] : []) {
+    let dbUrl: string | null = null;
+    let dropSchema = async () => {};
+    if (kind === "postgres") {
+      const schema = `bench_${Date.now()}`;
+      const admin = await openDb({ databaseUrl: PG_URL, max: 1 });
+      await admin.exec(`create schema ${schema}`);
+      const url = new URL(PG_URL);
+      url.searchParams.set("search_path", schema);
+      dbUrl = url.toString();
+      dropSchema = async () => {
+        dropSchema = async () => {};
+        await admin.exec(`drop schema ${schema} cascade`);
+        await admin.close();
+      };
+      cleanups.push(() => dropSchema());
+    }
+    const dataDir = `${work}/${kind}-data`;
+    console.error(`tracking ingestion on ${kind} …`);
+    const server = await startServer(kind, dbUrl ? { DATABASE_URL: dbUrl } : {});
+    try {
+      const result = await benchIngest(server, kind);
+      await server.stop();
+      // After the server drained (SIGTERM), every 202 of the warm-up and the run must be a row. A request
+      // still in flight when autocannon stopped may be stored without its 202 being read: rows ≥ 202s.
+      const counted = await countVisits(dbUrl, dataDir);
+      add({
+        section: result.section,
+        measurement: "visits stored / 202 answers (warm-up + run)",
+        value: fmt(counted),
+        ceiling: fmt(result.acked),
+        ratio: "",
+        floor: "rows ≥ 202s",
+        pass: counted >= result.acked,
+      });
+      add({
+        section: "memory",
+        measurement: `server peak RSS, ${kind} ingestion (VmHWM; max sampled VmRSS ${
+          fmt(result.peakSampled)
+        })`,
+        value: `${fmt(result.mem.hwm)} MB`,
+        ceiling: "",
+        ratio: "",
+        floor: "≤ 200 MB",
+        pass: result.mem.hwm <= 200,
+      });
+    } finally {
+      await server.stop();
+      await dropSchema();
+    }
+  }
+
+  if (ONLY.has("dashboard")) {
+    if (!PG_URL) {
+      notes.push("dashboard: skipped (set BENCH_DATABASE_URL or DATABASE_URL to a PostgreSQL URL)");
+    } else {
+      console.error("dashboard (bench/dashboard.ts --json) …");
+      try {
+        const out = await run(Deno.execPath(), [
+          "run",
+          "-A",
+          new URL("bench/dashboard.ts", root).pathname,
+          "--json",
+        ], {
+          DATABASE_URL: PG_URL,
+        });
+        const last = JSON.parse(out.trim().split("\n").at(-1)!) as {
+          rows: { name: string; value: string | number; floor: string | number; pass: boolean }[];
+        };
+        for (const r of last.rows) {
+          add({
+            section: "dashboard",
+            measurement: r.name,
+            value: String(r.value),
+            ceiling: "",
+            ratio: "",
+            floor: String(r.floor),
+            pass: r.pass,
+          });
+        }
+      } catch (error) {
+        notes.push(
+          `dashboard: NOT MEASURED — bench/dashboard.ts --json failed or is missing: ${
+            String(error).slice(0, 400)
+          }`,
+        );
+        add({
+          section: "dashboard",
+          measurement: "bench/dashboard.ts --json",
+          value: "not measured",
+          ceiling: "",
+          ratio: "",
+          floor: "",
+          pass: null,
+        });
+      }
+    }
+  }
+} catch (error) {
+  failed = true;
+  console.error(error);
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((e) => console.error(e));
+  await Deno.remove(work, { recursive: true }).catch(() => {});
+}
+
+// ---------------------------------------------------------------------------------------------- report
+
+const header = ["section", "measurement", "value", "ceiling", "ratio", "floor", "result"];
+const table = rows.map((r) => [
+  r.section,
+  r.measurement,
+  r.value,
+  r.ceiling,
+  r.ratio,
+  r.floor,
+  r.pass === null ? "" : r.pass ? "PASS" : "FAIL",
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
+const right = new Set([2, 3, 4]);
+const line = (cells: string[]) =>
+  "| " + cells.map((c, i) => right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])).join(" | ") + " |";
+const loadAvg = (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
+const cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/^model name\s*:\s*(.*)$/m)?.[1] ??
+  "unknown CPU";
+console.log(
+  `\ndeno task bench — ${new Date().toISOString()}, ${navigator.hardwareConcurrency} CPUs (${cpu}), ` +
+    `${CONNECTIONS} connections, ${DURATION} s per run after ${WARMUP} s warm-up, load average ${loadAvg}\n`,
+);
+console.log(line(header));
+console.log(
+  "| " + widths.map((w, i) => right.has(i) ? "-".repeat(w - 1) + ":" : "-".repeat(w)).join(" | ") + " |",
+);
+for (const row of table) console.log(line(row));
+for (const note of notes) console.log(`\nnote: ${note}`);
+const anyFail = failed || rows.some((r) => r.pass === false);
+console.log(
+  `\n${
+    anyFail
+      ? "FAIL: a floor was missed" + (failed ? " (or the bench itself failed, see above)" : "")
+      : "PASS: every floor held"
+  }`,
+);
+Deno.exit(anyFail ? 1 : 0);
