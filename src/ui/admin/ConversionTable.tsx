@@ -1,6 +1,6 @@
 import { performanceOf } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { formatInt, formatPercent } from "./format.ts";
+import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
 
 const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
@@ -33,7 +33,9 @@ export function ConversionTable({ period }: { period: Period }) {
                   return (
                     <tr key={row.utmSource ?? "(none)"}>
                       <th scope="row">
-                        {row.utmSource ?? <span className="admin-muted">Sem origem (direto)</span>}
+                        {row.utmSource
+                          ? visibleText(row.utmSource)
+                          : <span className="admin-muted">Sem origem (direto)</span>}
                       </th>
                       <td className="num">{formatInt(row.clicks)}</td>
                       <td className="num">{formatInt(row.conversions)}</td>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Card, LoadError } from "./Card.tsx";
-import { formatInt, formatSubmitted } from "./format.ts";
+import { formatInt, formatSubmitted, visibleText } from "./format.ts";
 import { type Period, useLeads } from "./queries.ts";
 import type { Lead } from "./api.ts";
 
@@ -21,19 +21,19 @@ function LeadCard({ lead }: { lead: Lead }) {
   return (
     <li className="lead">
       <div className="lead-head">
-        <p className="lead-name">{lead.name}</p>
-        <span className={`plan-badge plan-${plan}`}>{lead.planLabel || PLAN_NAMES[plan]}</span>
+        <p className="lead-name">{visibleText(lead.name)}</p>
+        <span className={`plan-badge plan-${plan}`}>{visibleText(lead.planLabel || PLAN_NAMES[plan])}</span>
       </div>
       <p className="lead-line">
-        <a href={`mailto:${lead.email}`}>{lead.email}</a>
+        <a href={`mailto:${lead.email}`}>{visibleText(lead.email)}</a>
       </p>
-      <p className="lead-line">{lead.whatsapp}</p>
+      <p className="lead-line">{visibleText(lead.whatsapp)}</p>
       <p className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</p>
       {utm.length > 0 && (
         <p className="lead-utm">
           {utm.map(([k, v]) => (
             <span key={k}>
-              {k}: <strong>{v}</strong>
+              {k}: <strong>{visibleText(v!)}</strong>
             </span>
           ))}
         </p>

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Card } from "./Card.tsx";
-import { formatSubmitted } from "./format.ts";
+import { formatSubmitted, visibleText } from "./format.ts";
 import { useToast } from "./toast.tsx";
 
 /** A lead as the LGPD endpoints return it (everything stored about it). */
@@ -186,11 +186,11 @@ export function LgpdPanel() {
                   {found.leads.map((lead) => (
                     <li className="lead" key={lead.id}>
                       <div className="lead-head">
-                        <p className="lead-name">{lead.name}</p>
-                        <span className="admin-muted">{lead.planLabel || lead.plan}</span>
+                        <p className="lead-name">{visibleText(lead.name)}</p>
+                        <span className="admin-muted">{visibleText(lead.planLabel || lead.plan)}</span>
                       </div>
-                      <p className="lead-line">{lead.email}</p>
-                      <p className="lead-line">{lead.whatsapp}</p>
+                      <p className="lead-line">{visibleText(lead.email)}</p>
+                      <p className="lead-line">{visibleText(lead.whatsapp)}</p>
                       <p className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</p>
                     </li>
                   ))}

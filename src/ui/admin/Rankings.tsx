@@ -1,5 +1,5 @@
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { formatInt } from "./format.ts";
+import { formatInt, visibleText } from "./format.ts";
 import { type Period, useRanking } from "./queries.ts";
 
 interface RankingProps<T> {
@@ -26,8 +26,8 @@ function Ranking<T extends { visits: number }>(props: RankingProps<T>) {
             {q.data.map((item, i) => (
               <li key={props.label(item)}>
                 <span className="rank" aria-hidden="true">{i + 1}</span>
-                <span className="rank-name" title={props.label(item)}>
-                  <span className="visually-hidden">{i + 1}º:</span> {props.label(item)}
+                <span className="rank-name" title={visibleText(props.label(item))}>
+                  <span className="visually-hidden">{i + 1}º:</span> {visibleText(props.label(item))}
                 </span>
                 <span className="rank-visits">
                   {formatInt(item.visits)} {item.visits === 1 ? "visita" : "visitas"}

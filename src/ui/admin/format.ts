@@ -38,3 +38,12 @@ export function formatSubmitted(iso: string): string {
 export function today(): string {
   return format(new Date(), "yyyy-MM-dd");
 }
+
+// Bidi controls (embeddings, overrides, isolates, marks) make typed text display in another order:
+// "\u202Egnp.exe" shows as "exe.png".
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+
+/** Visitor-typed text for display: each bidi control shown as its code point, so it cannot disguise the text. */
+export function visibleText(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase()}⟩`);
+}
