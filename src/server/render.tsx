@@ -19,6 +19,14 @@ import CustomersPage from "../ui/pages/CustomersPage.tsx";
 import LegalPage from "../ui/pages/LegalPage.tsx";
 import type { AppDeps, AppEnv } from "./env.ts";
 import { log } from "./log.ts";
+import {
+  acceptsGzip,
+  compileTemplate,
+  fillTemplate,
+  gzipTemplate,
+  type HtmlTemplate,
+  NONCE_SLOT,
+} from "./html_template.ts";
 import { structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
@@ -76,24 +84,66 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
   };
 }
 
-async function stream(element: ReactNode, status: number, nonce: string): Promise<Response> {
+/**
+ * Rendered pages, per app and key, with a nonce slot (html_template.ts). Nothing in a page depends on the
+ * request: only on the page, the language, the build and the configuration (all fixed per process) and the
+ * year the footer prints, which is part of the key. Bounded by the number of pages × languages.
+ */
+const templates = new WeakMap<AppDeps, Map<string, Promise<HtmlTemplate>>>();
+
+function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): Promise<HtmlTemplate> {
+  let byKey = templates.get(deps);
+  if (!byKey) templates.set(deps, byKey = new Map());
+  const full = `${key}:${new Date().getFullYear()}`;
+  let entry = byKey.get(full);
+  if (!entry) {
+    if (byKey.size >= 100) byKey.clear(); // only after a change of year
+    entry = renderTemplate(element());
+    byKey.set(full, entry);
+    // A failed render is not kept: the next request tries again.
+    entry.catch(() => byKey.delete(full));
+  }
+  return entry;
+}
+
+async function renderTemplate(element: ReactNode): Promise<HtmlTemplate> {
+  let failed: unknown;
   const body = await renderToReadableStream(element, {
-    nonce,
+    nonce: NONCE_SLOT,
     onError(error) {
+      failed ??= error;
       log.error("render error", { error: String(error), stack: (error as Error)?.stack });
     },
   });
   await body.allReady; // complete HTML for crawlers and a correct status; pages have no suspense waits
-  return new Response(body, {
-    status,
-    headers: { "content-type": "text/html; charset=utf-8" },
+  const html = await new Response(body).text();
+  if (failed) throw failed; // never cache a page React had to patch over
+  return compileTemplate(html);
+}
+
+/** The template with this response's nonce, gzip when the client takes it (compressed once, see above). */
+function respond(c: Context<AppEnv>, template: HtmlTemplate, status: number): Response {
+  const nonce = c.get("nonce");
+  const gzip = acceptsGzip(c.req.header("accept-encoding"));
+  const body = gzip ? gzipTemplate(template, nonce) : fillTemplate(template, nonce);
+  const headers = new Headers({
+    "content-type": "text/html; charset=utf-8",
+    "content-length": String(body.byteLength),
+    vary: "accept-encoding",
   });
+  if (gzip) headers.set("content-encoding", "gzip");
+  return new Response(c.req.method === "HEAD" ? null : body, { status, headers });
 }
 
 /** Server-renders a page in a language through the real pipeline, ready to hydrate. */
-export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promise<Response> {
+export async function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promise<Response> {
   const deps = c.get("deps");
-  const nonce = c.get("nonce");
+  const template = await cachedTemplate(deps, `page:${page}:${lang}`, () => pageElement(deps, page, lang));
+  return respond(c, template, 200);
+}
+
+function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
+  const nonce = NONCE_SLOT;
   const { i18n, resources } = i18nFor(deps, lang, page);
   const entry = deps.assets.entry(page);
   const styles = deps.assets.entry("styles").css;
@@ -112,7 +162,7 @@ export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promis
   const root = isAdmin
     ? <AdminApp />
     : <PageRoot i18n={i18n} Page={PUBLIC_COMPONENTS[page]} lang={lang} page={page} />;
-  return stream(
+  return (
     <Document
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
       meta={meta}
@@ -124,16 +174,19 @@ export function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): Promis
       pageData={serializePageData(data)}
     >
       {root}
-    </Document>,
-    200,
-    nonce,
+    </Document>
   );
 }
 
 /** The not-found page: status 404, no script (it has nothing to hydrate). */
-export function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response> {
+export async function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response> {
   const deps = c.get("deps");
-  const nonce = c.get("nonce");
+  const template = await cachedTemplate(deps, `404:${lang}`, () => notFoundElement(deps, lang));
+  return respond(c, template, 404);
+}
+
+function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
+  const nonce = NONCE_SLOT;
   const { i18n } = i18nFor(deps, lang, "admin"); // the common namespace only
   const meta: HeadMeta = {
     title: `404 Page Not Found | ${SITE.brand}`,
@@ -144,7 +197,7 @@ export function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response
     siteName: SITE.brand,
     alternates: [],
   };
-  return stream(
+  return (
     <Document
       htmlLang={LANG_INFO[lang].htmlLang}
       meta={meta}
@@ -153,8 +206,6 @@ export function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response
       preloads={[]}
     >
       <PageRoot i18n={i18n} Page={() => <NotFoundPage lang={lang} />} lang={lang} page="home" />
-    </Document>,
-    404,
-    nonce,
+    </Document>
   );
 }
