@@ -192,6 +192,20 @@ async function memoryOf(pid: number): Promise<{ hwm: number; rss: number }> {
   return { hwm: kb("VmHWM") / 1024, rss: kb("VmRSS") / 1024 };
 }
 
+/** CPU time (user + system) a process has used, in ms (clock ticks of 10 ms). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await Deno.readTextFile(`/proc/${pid}/stat`)).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14 and 15 of stat)
+}
+
+/** Runs one load and also reports the server's CPU time per answered request, in µs. */
+async function measured(server: Server, spec: LoadSpec): Promise<LoadResult & { cpuUs: number }> {
+  const before = await cpuMs(server.pid);
+  const result = await load(spec);
+  const used = await cpuMs(server.pid) - before;
+  return { ...result, cpuUs: result.requests ? (used * 1000) / result.requests : 0 };
+}
+
 /** Samples VmRSS every 100 ms until stopped; returns the largest sample. */
 function sampleRss(pid: number) {
   let max = 0;
@@ -219,8 +233,8 @@ async function benchPages(server: Server) {
   const encoding = probe.headers.get("content-encoding") ?? "identity";
   await load({ url: page, headers, duration: WARMUP });
   await load({ url: ceiling, headers, duration: WARMUP });
-  const c = await load({ url: ceiling, headers, duration: DURATION });
-  const p = await load({ url: page, headers, duration: DURATION });
+  const c = await measured(server, { url: ceiling, headers, duration: DURATION });
+  const p = await measured(server, { url: page, headers, duration: DURATION });
   const r = ratio(p.rps, c.rps);
   const section = "public pages";
   add({
@@ -285,9 +299,9 @@ async function benchIngest(server: Server, kind: "pglite" | "postgres") {
   const bare = { ...visit, url: `${server.origin}/__bench/204` };
   await load({ ...bare, duration: WARMUP });
   const warm = await load({ ...visit, duration: WARMUP });
-  const c = await load({ ...bare, duration: DURATION });
+  const c = await measured(server, { ...bare, duration: DURATION });
   const stopSampling = sampleRss(server.pid);
-  const v = await load({ ...visit, duration: DURATION });
+  const v = await measured(server, { ...visit, duration: DURATION });
   const peakSampled = stopSampling();
   const mem = await memoryOf(server.pid);
   const eventsPerSecond = v.ok2xx / (v.duration || DURATION);
@@ -309,6 +323,14 @@ async function benchIngest(server: Server, kind: "pglite" | "postgres") {
     measurement: "POST /api/tracking/visit p99 ms",
     value: fmt(v.p99),
     ceiling: fmt(c.p99),
+    ratio: "",
+    floor: "",
+  });
+  add({
+    section,
+    measurement: "server CPU per request, µs",
+    value: fmt(v.cpuUs),
+    ceiling: fmt(c.cpuUs),
     ratio: "",
     floor: "",
   });

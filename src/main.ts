@@ -9,6 +9,7 @@ import { log, setLogLevel } from "./server/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startMetaWorker } from "./services/meta.ts";
 import { startRetention } from "./services/retention.ts";
+import { closeTracking } from "./services/tracking.ts";
 
 let config;
 try {
@@ -62,6 +63,7 @@ async function shutdown(signal: string) {
   stopping = true;
   log.info("shutting down: finishing in-flight requests", { signal });
   await server.shutdown(); // stops accepting, waits for in-flight requests
+  await closeTracking(db); // writes any tracking batch still queued before the database closes
   await metaWorker.stop(); // lets a delivery in progress record its outcome
   await retention.stop(); // lets a run in progress commit
   await db.close();

@@ -53,3 +53,72 @@ export async function insertConversion(db: Queryable, e: TrackedEvent): Promise<
     [e.occurredAt, e.visitorKey, e.sessionId, e.source, e.utmSource, e.utmCampaign, e.utmMedium],
   );
 }
+
+export type EventTable = "visits" | "clicks" | "conversions";
+
+export interface BatchedEvent {
+  table: EventTable;
+  event: TrackedEvent | TrackedVisit;
+  /** Rate-limit bucket and window this event counts against. */
+  bucket: string;
+  windowStart: Date;
+}
+
+const COLUMNS = "occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium";
+const insertFrom = (table: EventTable, columns: string) =>
+  `ins_${table} as (insert into ${table} (${columns}) select ${columns} from ranked
+     where tbl = '${table}' and hit <= $2 order by i)`;
+
+// One statement, so one round trip and one atomic commit per batch: the rows travel as one JSON text parameter
+// (fixed SQL text whatever the batch size; `::text` first, as a json-typed parameter would be re-encoded). The
+// counters are added per bucket and window, locked in bucket order (concurrent batches cannot deadlock), and
+// each event's hit number is the window's count before this batch plus its rank in the batch.
+const STORE_BATCH = `
+  with input as (
+    select * from json_to_recordset($1::text::json) as r(i integer, tbl text, bucket text,
+      window_start timestamptz, occurred_at timestamptz, visitor_key text, session_id text, source text,
+      utm_source text, utm_campaign text, utm_medium text, utm_term text, utm_content text)
+  ),
+  adds as (select bucket, window_start, count(*)::integer as hits from input group by bucket, window_start),
+  counted as (
+    insert into rate_limits (bucket, window_start, hits)
+    select bucket, window_start, hits from adds order by bucket, window_start
+    on conflict (bucket, window_start) do update set hits = rate_limits.hits + excluded.hits
+    returning bucket, window_start, hits
+  ),
+  ranked as (
+    select input.*, counted.hits - adds.hits
+        + row_number() over (partition by input.bucket, input.window_start order by input.i) as hit
+      from input join adds using (bucket, window_start) join counted using (bucket, window_start)
+  ),
+  ${insertFrom("visits", `${COLUMNS}, utm_term, utm_content`)},
+  ${insertFrom("clicks", COLUMNS)},
+  ${insertFrom("conversions", COLUMNS)}
+  select i, hit::integer as hit from ranked order by i`;
+
+/**
+ * Counts a batch of events against their rate-limit windows and stores those whose hit number in their
+ * window is at most `max`, atomically. Returns each event's hit number, in the given order.
+ */
+export async function storeEventBatch(db: Queryable, max: number, batch: BatchedEvent[]): Promise<number[]> {
+  if (!batch.length) return [];
+  const rows = batch.map(({ table, event: e, bucket, windowStart }, i) => ({
+    i,
+    tbl: table,
+    bucket,
+    window_start: windowStart.toISOString(),
+    occurred_at: e.occurredAt.toISOString(),
+    visitor_key: e.visitorKey,
+    session_id: e.sessionId,
+    source: e.source,
+    utm_source: e.utmSource,
+    utm_campaign: e.utmCampaign,
+    utm_medium: e.utmMedium,
+    utm_term: "utmTerm" in e ? e.utmTerm : null,
+    utm_content: "utmContent" in e ? e.utmContent : null,
+  }));
+  const result = await db.query<{ i: number; hit: number }>(STORE_BATCH, [JSON.stringify(rows), max]);
+  const hits = new Array<number>(batch.length);
+  for (const r of result) hits[r.i] = r.hit;
+  return hits;
+}

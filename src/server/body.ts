@@ -100,8 +100,17 @@ export async function readJson<S extends z.ZodType>(
   return parseOr400(schema, value);
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 async function readLimited(req: Request, maxBytes: number): Promise<string> {
   if (!req.body) return "";
+  // With a Content-Length (already checked against maxBytes) the HTTP layer stops the body at that length,
+  // so one read is safe and much cheaper than a stream loop; the size is checked again all the same.
+  if (req.headers.has("content-length")) {
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    if (bytes.byteLength > maxBytes) throw new PayloadTooLarge(maxBytes);
+    return decodeUtf8(bytes);
+  }
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -121,8 +130,12 @@ async function readLimited(req: Request, maxBytes: number): Promise<string> {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
+  return decodeUtf8(all);
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(all);
+    return utf8.decode(bytes);
   } catch {
     throw new ValidationError({ body: "must be UTF-8" });
   }

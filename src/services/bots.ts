@@ -6,5 +6,15 @@ import { isbot } from "isbot";
  */
 export function isAutomated(userAgent: string | undefined): boolean {
   if (!userAgent) return true;
-  return isbot(userAgent) || /headless|phantomjs|puppeteer|playwright|selenium|webdriver/i.test(userAgent);
+  let automated = seen.get(userAgent);
+  if (automated === undefined) {
+    automated = isbot(userAgent) ||
+      /headless|phantomjs|puppeteer|playwright|selenium|webdriver/i.test(userAgent);
+    if (seen.size >= 1000) seen.clear(); // a handful of browsers make most traffic; strangers just recompute
+    seen.set(userAgent, automated);
+  }
+  return automated;
 }
+
+// isbot's pattern is large; the answer for a user agent never changes.
+const seen = new Map<string, boolean>();

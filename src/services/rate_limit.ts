@@ -17,15 +17,22 @@ export const LIMITS = {
   tracking: { name: "tracking", max: 120, windowSeconds: 60 },
 } satisfies Record<string, Limit>;
 
+/** The fixed window of `limit` that `now` falls in: its start, and the seconds until it ends (at least 1). */
+export function windowOf(limit: Limit, now: Date): { start: Date; retryAfterSeconds: number } {
+  const windowMs = limit.windowSeconds * 1000;
+  const start = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  return {
+    start,
+    retryAfterSeconds: Math.max(1, Math.ceil((start.getTime() + windowMs - now.getTime()) / 1000)),
+  };
+}
+
 /**
  * Counts one request of `key` (a client key, never a raw IP) against `limit` in the database, so every
  * instance shares the count. Throws RateLimited with the seconds until the window ends.
  */
 export async function consume(db: Db, limit: Limit, key: string, now = new Date()): Promise<void> {
-  const windowMs = limit.windowSeconds * 1000;
-  const start = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+  const { start, retryAfterSeconds } = windowOf(limit, now);
   const hits = await incrementWindow(db, `${limit.name}:${key}`, start);
-  if (hits > limit.max) {
-    throw new RateLimited(Math.max(1, Math.ceil((start.getTime() + windowMs - now.getTime()) / 1000)));
-  }
+  if (hits > limit.max) throw new RateLimited(retryAfterSeconds);
 }

@@ -1,5 +1,15 @@
 import type { Db } from "../db/client.ts";
-import { insertClick, insertConversion, insertVisit } from "../db/tracking.ts";
+import {
+  type BatchedEvent,
+  type EventTable,
+  storeEventBatch,
+  type TrackedEvent,
+  type TrackedVisit,
+} from "../db/tracking.ts";
+import { RateLimited } from "../server/errors.ts";
+import { log } from "../server/log.ts";
+import { type Batcher, createBatcher } from "./batcher.ts";
+import { LIMITS, windowOf } from "./rate_limit.ts";
 
 export interface TrackInput {
   source: string;
@@ -16,21 +26,84 @@ export interface VisitInput extends TrackInput {
 
 export type TrackKind = "visit" | "click" | "conversion";
 
-/** Records one first-party event, stamped with the server's clock and the visitor key (never the IP). */
-export async function recordEvent(
+const TABLE: Record<TrackKind, EventTable> = { visit: "visits", click: "clicks", conversion: "conversions" };
+
+interface Queued extends BatchedEvent {
+  retryAfterSeconds: number;
+}
+
+/**
+ * Counts a batch against the tracking limit and stores what passes, in one statement. Within the batch,
+ * events take the hit numbers after the count their window had before, in arrival order, and those past
+ * the limit are refused with RateLimited exactly as one-by-one counting would; the counters stay in the
+ * database, so several instances share them.
+ */
+async function writeBatch(db: Db, items: Queued[]): Promise<(void | Error)[]> {
+  const hits = await storeEventBatch(db, LIMITS.tracking.max, items);
+  return items.map((item, i) =>
+    hits[i] > LIMITS.tracking.max ? new RateLimited(item.retryAfterSeconds) : undefined
+  );
+}
+
+const writers = new WeakMap<Db, Batcher<Queued, void>>();
+
+function writerFor(db: Db): Batcher<Queued, void> {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = createBatcher<Queued, void>({
+      write: (items) => writeBatch(db, items),
+      // PostgreSQL overlaps a few batches on its pool; PGlite has one connection anyway.
+      maxInFlight: db.kind === "postgres" ? 4 : 1,
+      onError: (error, events) =>
+        log.error("tracking batch not stored", {
+          error: error instanceof Error ? error.message : String(error),
+          events,
+        }),
+    });
+    writers.set(db, writer);
+  }
+  return writer;
+}
+
+/**
+ * Counts one first-party event against the client's tracking limit (RateLimited when over) and stores it,
+ * stamped with the server's clock and the visitor key (never the IP). Events are written in small groups
+ * (group commit); this resolves only once the event's group is committed, and a failed group rejects with
+ * ServiceUnavailable and stores none of its events.
+ */
+export function recordEvent(
   db: Db,
   kind: TrackKind,
   input: TrackInput | VisitInput,
   visitorKey: string,
   now: Date,
 ): Promise<void> {
-  const base = { ...input, visitorKey, occurredAt: now };
-  if (kind === "visit") {
-    const v = input as VisitInput;
-    await insertVisit(db, { ...base, utmTerm: v.utmTerm ?? null, utmContent: v.utmContent ?? null });
-  } else if (kind === "click") {
-    await insertClick(db, base);
-  } else {
-    await insertConversion(db, base);
-  }
+  const event: TrackedEvent | TrackedVisit = {
+    occurredAt: now,
+    visitorKey,
+    sessionId: input.sessionId,
+    source: input.source,
+    utmSource: input.utmSource,
+    utmCampaign: input.utmCampaign,
+    utmMedium: input.utmMedium,
+    ...(kind === "visit"
+      ? {
+        utmTerm: (input as VisitInput).utmTerm ?? null,
+        utmContent: (input as VisitInput).utmContent ?? null,
+      }
+      : {}),
+  };
+  const { start, retryAfterSeconds } = windowOf(LIMITS.tracking, now);
+  return writerFor(db).add({
+    table: TABLE[kind],
+    event,
+    bucket: `${LIMITS.tracking.name}:${visitorKey}`,
+    windowStart: start,
+    retryAfterSeconds,
+  });
+}
+
+/** Stores every queued event and refuses new ones (ServiceUnavailable): call before closing `db`. */
+export async function closeTracking(db: Db): Promise<void> {
+  await writers.get(db)?.close();
 }

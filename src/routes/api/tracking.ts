@@ -3,10 +3,9 @@ import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { readJson } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
-import { LIMITS } from "../../services/rate_limit.ts";
 import { recordEvent, type TrackKind } from "../../services/tracking.ts";
 import { requiredText, token, utm } from "./schemas.ts";
-import { isBotRequest, limitAndKey, nowOf } from "./visitor.ts";
+import { clientKey, isBotRequest, nowOf } from "./visitor.ts";
 
 export const TRACKING_MAX_BYTES = 4 * 1024;
 
@@ -20,20 +19,22 @@ const common = {
 const eventBody = z.strictObject(common);
 const visitBody = z.strictObject({ ...common, utmTerm: utm, utmContent: utm });
 
-/** POST /api/tracking/visit|click|conversion: 202, counted unless the caller is a bot. */
+/** POST /api/tracking/visit|click|conversion: 202 once stored (batched), counted unless the caller is a bot. */
 export function trackingApi(origin: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("/api/tracking/*", sameOrigin({ origin }));
   for (const kind of ["visit", "click", "conversion"] as TrackKind[]) {
     app.post(`/api/tracking/${kind}`, async (c) => {
-      const bot = isBotRequest(c);
-      const key = bot ? "" : await limitAndKey(c, LIMITS.tracking);
       // sendBeacon with a string body arrives as text/plain.
       const body = await readJson(c, kind === "visit" ? visitBody : eventBody, {
         maxBytes: TRACKING_MAX_BYTES,
         allowTextPlain: true,
       });
-      if (!bot) await recordEvent(c.get("deps").db, kind, body, key, nowOf(c));
+      if (!isBotRequest(c)) {
+        const now = nowOf(c);
+        // 202 only once the event is committed; 429 past the client's limit, 503 if the batch failed.
+        await recordEvent(c.get("deps").db, kind, body, await clientKey(c, now), now);
+      }
       return c.body(null, 202, { "cache-control": "no-store" });
     });
   }

@@ -19,12 +19,17 @@ export function isBotRequest(c: Context<AppEnv>): boolean {
   return isAutomated(c.req.header("user-agent"));
 }
 
+/** The client's pseudonymous key for the month of `now` (services/visitor_key.ts). */
+export function clientKey(c: Context<AppEnv>, now: Date = nowOf(c)): Promise<string> {
+  const { db, config } = c.get("deps");
+  return visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+}
+
 /** Counts the request against `limit` for this client (429 when over) and returns the client's key. */
 export async function limitAndKey(c: Context<AppEnv>, limit: Limit): Promise<string> {
-  const { db, config } = c.get("deps");
   const now = nowOf(c);
-  const key = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
-  await consume(db, limit, key, now);
+  const key = await clientKey(c, now);
+  await consume(c.get("deps").db, limit, key, now);
   return key;
 }
 
