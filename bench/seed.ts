@@ -1,0 +1,491 @@
+// Realistic analytics data for the benchmarks: visits, plan clicks, conversions and leads over the last
+// `days` local days (ANALYTICS_TZ) ending now, with UTM and page mixes over the real public paths and
+// visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month).
+// PostgreSQL is written with COPY; PGlite with big array inserts. The roll-up job then runs, so the data
+// is in the state a long-running server would have.
+//   DATABASE_URL=postgres://… deno run -A bench/seed.ts [--visits 1000000] [--schema name]
+// Without DATABASE_URL it seeds the PGlite database in DATA_DIR (default ./data). Rows are added to what
+// the database already holds.
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+import { type Db, openDb } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
+import { LANGS } from "../src/shared/languages.ts";
+import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
+import { addDays, todayIn } from "../src/shared/analytics.ts";
+
+export interface SeedOptions {
+  /** Visits to write (default 1,000,000); the other counts scale with it. */
+  visits?: number;
+  /** Local days, today included (default 90). */
+  days?: number;
+  timeZone?: string;
+  now?: Date;
+  seed?: number;
+  /** PostgreSQL only: the URL and schema of `db`, so rows go in through COPY. */
+  copy?: { url: string; schema?: string };
+}
+
+export interface SeedResult {
+  visits: number;
+  clicks: number;
+  conversions: number;
+  leads: number;
+  visitorKeys: number;
+  /** First and last local day written. */
+  start: string;
+  end: string;
+  /** Time spent writing rows, and bringing the roll-ups up to date. */
+  writeSeconds: number;
+  rollUpSeconds: number;
+}
+
+// Per 1,000,000 visits (the issue's default mix).
+const PER_MILLION = { visitorKeys: 200_000, clicks: 100_000, conversions: 30_000, leads: 20_000 };
+
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Weighted choice, precomputed as a cumulative table. */
+function weighted<T>(items: [T, number][]): (r: number) => T {
+  const total = items.reduce((a, [, w]) => a + w, 0);
+  let acc = 0;
+  const cum = items.map(([v, w]) => [v, (acc += w) / total] as const);
+  return (r) => {
+    for (const [v, c] of cum) if (r < c) return v;
+    return cum[cum.length - 1][0];
+  };
+}
+
+interface Utm {
+  source: string | null;
+  medium: string | null;
+  campaign: string | null;
+  term: string | null;
+  content: string | null;
+}
+
+const SOURCE = weighted<string | null>([
+  [null, 42],
+  ["google", 24],
+  ["facebook", 10],
+  ["instagram", 9],
+  ["newsletter", 5],
+  ["linkedin", 3],
+  ["youtube", 3],
+  ["whatsapp", 2],
+  ["bing", 1],
+  ["tiktok", 1],
+]);
+const MEDIUM: Record<string, string[]> = {
+  google: ["cpc", "cpc", "cpc", "organic"],
+  facebook: ["paid_social", "social"],
+  instagram: ["paid_social", "social", "stories"],
+  newsletter: ["email"],
+  linkedin: ["paid_social", "social"],
+  youtube: ["video"],
+  whatsapp: ["messaging"],
+  bing: ["cpc"],
+  tiktok: ["paid_social"],
+};
+const CAMPAIGNS: Record<string, (string | null)[]> = {
+  google: ["automacao-whatsapp", "chatbot-atendimento", "black-friday", "marca", null],
+  facebook: ["remarketing", "lancamento-chatbot", "black-friday", "lookalike-clientes"],
+  instagram: ["remarketing", "lancamento-chatbot", "stories-demo", "black-friday"],
+  newsletter: ["newsletter-semanal", "webinar-crm", "novidades-produto"],
+  linkedin: ["b2b-decisores", "webinar-crm"],
+  youtube: ["demo-pipefy", "demo-trello"],
+  whatsapp: ["indicacao-clientes", null],
+  bing: ["automacao-whatsapp"],
+  tiktok: ["lancamento-chatbot"],
+};
+const TERMS = ["automacao whatsapp", "chatbot whatsapp", "whatsapp business api", "crm whatsapp", null];
+
+const PAGE = weighted<string>(
+  PUBLIC_PAGES.flatMap((page) =>
+    LANGS.map((lang): [string, number] => {
+      const byPage = { home: 60, pipefy: 9, trello: 8, customers: 6, terms: 1, privacy: 1 } as Record<
+        string,
+        number
+      >;
+      const byLang = { pt: 85, en: 9, es: 6 } as Record<string, number>;
+      return [pagePath(page, lang), (byPage[page] ?? 1) * byLang[lang]];
+    })
+  ),
+);
+// Share of visits per hour of the local day (business hours, an evening bump, quiet nights).
+const HOURS = weighted<number>(
+  [
+    1,
+    0.6,
+    0.4,
+    0.3,
+    0.3,
+    0.5,
+    1.2,
+    2.5,
+    4.5,
+    6,
+    6.5,
+    6.3,
+    5,
+    5.8,
+    6.4,
+    6.2,
+    5.8,
+    5.2,
+    4.6,
+    4.8,
+    5,
+    4.2,
+    3,
+    1.8,
+  ]
+    .map((w, h) => [h, w]),
+);
+const PLANS = weighted<[string, string, string]>([
+  [["micro", "Micro", "pricing_micro_plan"], 3],
+  [["pro", "Pro", "pricing_pro_plan"], 4],
+  [["premium", "Premium", "pricing_premium_plan"], 2],
+  [["enterprise", "Especialista", "pricing_specialist_enterprise"], 1],
+]);
+const FIRST = [
+  "Ana",
+  "Bruno",
+  "Carla",
+  "Diego",
+  "Eduarda",
+  "Felipe",
+  "Gabriela",
+  "Henrique",
+  "Isabela",
+  "João",
+];
+const LAST = ["Silva", "Souza", "Oliveira", "Santos", "Pereira", "Costa", "Almeida", "Ferreira", "Ribeiro"];
+const DDD = ["11", "21", "31", "41", "47", "48", "51", "61", "71", "81", "85"];
+
+/** The UTC instant of a local midnight (handles any offset, DST included). */
+function localMidnight(day: string, timeZone: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  const guess = Date.UTC(y, m - 1, d);
+  const offsetAt = (ms: number) => {
+    const parts = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    }).formatToParts(ms);
+    const g = (t: string) => Number(parts.find((p) => p.type === t)!.value);
+    return Date.UTC(g("year"), g("month") - 1, g("day"), g("hour"), g("minute"), g("second")) - ms;
+  };
+  let ms = guess - offsetAt(guess);
+  ms = guess - offsetAt(ms);
+  return ms;
+}
+
+/** 32 hex characters from (month, visitor): a stand-in for HMAC(month salt, IP). */
+function keyOf(month: number, visitor: number): string {
+  let out = "";
+  for (let i = 0; i < 4; i++) {
+    let h = Math.imul(visitor + 0x9e3779b9 * (i + 1), 0x85ebca6b) ^ Math.imul(month + 1, 0xc2b2ae35);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x7feb352d);
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x846ca68b);
+    h ^= h >>> 16;
+    out += (h >>> 0).toString(16).padStart(8, "0");
+  }
+  return out;
+}
+
+const NULL = "\\N";
+const cell = (v: string | null) => (v === null ? NULL : v);
+
+/** Rows of one table as COPY text lines, written in chunks. */
+interface Sink {
+  add(line: string): Promise<void>;
+  end(): Promise<void>;
+}
+
+type Table = "visits" | "clicks" | "conversions" | "leads";
+const COLUMNS: Record<Table, string[]> = {
+  visits: [
+    "occurred_at",
+    "visitor_key",
+    "session_id",
+    "source",
+    "utm_source",
+    "utm_campaign",
+    "utm_medium",
+    "utm_term",
+    "utm_content",
+  ],
+  clicks: ["occurred_at", "visitor_key", "session_id", "source", "utm_source", "utm_campaign", "utm_medium"],
+  conversions: [
+    "occurred_at",
+    "visitor_key",
+    "session_id",
+    "source",
+    "utm_source",
+    "utm_campaign",
+    "utm_medium",
+  ],
+  leads: [
+    "submitted_at",
+    "name",
+    "email",
+    "whatsapp",
+    "plan",
+    "plan_label",
+    "utm_source",
+    "utm_campaign",
+    "utm_medium",
+    "page",
+  ],
+};
+const TYPES: Record<string, string> = { occurred_at: "timestamptz", submitted_at: "timestamptz" };
+
+function copySink(sql: postgres.Sql, table: Table): Promise<Sink> {
+  return (async () => {
+    // deno-lint-ignore no-explicit-any
+    const stream: any = await sql.unsafe(`copy ${table} (${COLUMNS[table].join(", ")}) from stdin`)
+      .writable();
+    const done = new Promise<void>((resolve, reject) => {
+      stream.on("finish", resolve);
+      stream.on("error", reject);
+    });
+    let buffer: string[] = [];
+    const flush = async () => {
+      if (!buffer.length) return;
+      const ok = stream.write(buffer.join("\n") + "\n");
+      buffer = [];
+      if (!ok) await new Promise((resolve) => stream.once("drain", resolve));
+    };
+    return {
+      async add(line) {
+        buffer.push(line);
+        if (buffer.length >= 20_000) await flush();
+      },
+      async end() {
+        await flush();
+        stream.end();
+        await done;
+      },
+    };
+  })();
+}
+
+function insertSink(db: Db, table: Table): Sink {
+  const cols = COLUMNS[table];
+  let rows: string[][] = [];
+  const flush = async () => {
+    if (!rows.length) return;
+    const arrays = cols.map((_, i) => rows.map((r) => (r[i] === NULL ? null : r[i])));
+    const unnest = cols.map((c, i) => `$${i + 1}::${TYPES[c] ?? "text"}[]`).join(", ");
+    await db.query(`insert into ${table} (${cols.join(", ")}) select * from unnest(${unnest})`, arrays);
+    rows = [];
+  };
+  return {
+    async add(line) {
+      rows.push(line.split("\t"));
+      if (rows.length >= 20_000) await flush();
+    },
+    end: flush,
+  };
+}
+
+/** Writes the data set and brings the roll-ups up to date; returns what it wrote and how long it took. */
+export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<SeedResult> {
+  const visits = Math.max(1, Math.round(options.visits ?? 1_000_000));
+  const scale = visits / 1_000_000;
+  const days = options.days ?? 90;
+  const timeZone = options.timeZone ?? "America/Sao_Paulo";
+  const now = (options.now ?? new Date()).getTime();
+  const rand = prng(options.seed ?? 7);
+  const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
+  const end = todayIn(timeZone, new Date(now));
+  const start = addDays(end, -(days - 1));
+  const t0 = performance.now();
+
+  const pg = options.copy && db.kind === "postgres"
+    ? postgres(options.copy.url, {
+      max: 4,
+      onnotice: () => {},
+      connection: options.copy.schema ? { search_path: options.copy.schema } : {},
+    })
+    : undefined;
+  const sinks = {} as Record<Table, Sink>;
+  for (const table of ["visits", "clicks", "conversions", "leads"] as Table[]) {
+    sinks[table] = pg ? await copySink(pg, table) : insertSink(db, table);
+  }
+
+  // Day weights: a weekly rhythm (quieter weekends), a slow growth and campaign bursts; today only up to now.
+  const dayStarts = Array.from({ length: days + 1 }, (_, d) => localMidnight(addDays(start, d), timeZone));
+  const weights = Array.from({ length: days }, (_, d) => {
+    const weekday = new Date(addDays(start, d) + "T12:00:00Z").getUTCDay();
+    const open = Math.min(1, Math.max(0, (now - dayStarts[d]) / (dayStarts[d + 1] - dayStarts[d])));
+    return (weekday === 0 || weekday === 6 ? 0.65 : 1) * (0.8 + (0.4 * d) / days) *
+      (1 + 0.25 * Math.sin(d / 3.1)) * open;
+  });
+  const totalWeight = weights.reduce((a, b) => a + b, 0);
+  // Each local month gets its own visitor keys (the salt rotates), in proportion to its visits.
+  const months = [...new Set(Array.from({ length: days }, (_, d) => addDays(start, d).slice(0, 7)))];
+  const monthVisits = months.map((m) =>
+    weights.reduce((a, w, d) => a + (addDays(start, d).startsWith(m) ? w : 0), 0) / totalWeight * visits
+  );
+  const pools = monthVisits.map((v) =>
+    Math.max(1, Math.round((PER_MILLION.visitorKeys * scale * v) / visits))
+  );
+  const keys = months.map((_, i) => new Array<string | undefined>(pools[i]));
+  const seen = months.map((_, i) => new Uint8Array(pools[i]));
+  let visitorKeys = 0;
+
+  const clickChance = PER_MILLION.clicks / 1_000_000;
+  const conversionChance = PER_MILLION.conversions / PER_MILLION.clicks;
+  const leadChance = PER_MILLION.leads / PER_MILLION.conversions;
+  const count = { visits: 0, clicks: 0, conversions: 0, leads: 0 };
+  let remaining = visits;
+  let weightLeft = totalWeight;
+
+  for (let d = 0; d < days; d++) {
+    const n = d === days - 1 ? remaining : Math.round((remaining * weights[d]) / weightLeft);
+    remaining -= n;
+    weightLeft -= weights[d];
+    const month = months.indexOf(addDays(start, d).slice(0, 7));
+    const pool = pools[month];
+    const dayStart = dayStarts[d];
+    const dayEnd = Math.min(dayStarts[d + 1], now);
+    for (let i = 0; i < n; i++) {
+      let at = dayStart + HOURS(rand()) * 3_600_000 + Math.floor(rand() * 3_600_000);
+      if (at >= dayEnd) at = dayStart + Math.floor(rand() * (dayEnd - dayStart));
+      // Returning visitors: low ids come back far more often than high ones.
+      const visitor = Math.floor(pool * Math.pow(rand(), 1.6));
+      let key = keys[month][visitor];
+      if (!key) key = keys[month][visitor] = keyOf(month, visitor);
+      if (!seen[month][visitor]) {
+        seen[month][visitor] = 1;
+        visitorKeys++;
+      }
+      const source = SOURCE(rand());
+      const utm: Utm = source
+        ? {
+          source,
+          medium: pick(MEDIUM[source]),
+          campaign: pick(CAMPAIGNS[source]),
+          term: source === "google" ? pick(TERMS) : null,
+          content: source === "facebook" || source === "instagram"
+            ? pick(["video-demo", "carrossel", null])
+            : null,
+        }
+        : { source: null, medium: null, campaign: null, term: null, content: null };
+      let page = PAGE(rand());
+      if (source && rand() < 0.35) {
+        page += `?utm_source=${source}&utm_medium=${utm.medium}` +
+          (utm.campaign ? `&utm_campaign=${utm.campaign}` : "");
+      }
+      const session = key.slice(0, 8) + (Math.floor(at / 1_800_000) % 100000).toString(16);
+      const iso = new Date(at).toISOString();
+      await sinks.visits.add(
+        `${iso}\t${key}\t${session}\t${page}\t${cell(utm.source)}\t${cell(utm.campaign)}\t${
+          cell(utm.medium)
+        }\t${cell(utm.term)}\t${cell(utm.content)}`,
+      );
+      count.visits++;
+      // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
+      const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;
+      if (rand() >= clickChance * lift) continue;
+      const plan = PLANS(rand());
+      const clickAt = Math.min(at + 20_000 + Math.floor(rand() * 120_000), now - 1);
+      const utmCells = `${cell(utm.source)}\t${cell(utm.campaign)}\t${cell(utm.medium)}`;
+      await sinks.clicks.add(
+        `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${plan[2]}\t${utmCells}`,
+      );
+      count.clicks++;
+      if (rand() >= conversionChance) continue;
+      const convAt = Math.min(clickAt + 45_000 + Math.floor(rand() * 240_000), now - 1);
+      const convIso = new Date(convAt).toISOString();
+      await sinks.conversions.add(`${convIso}\t${key}\t${session}\t${plan[2]}\t${utmCells}`);
+      count.conversions++;
+      if (rand() >= leadChance) continue;
+      const first = pick(FIRST);
+      const last = pick(LAST);
+      count.leads++;
+      const email = `${first}.${last}.${count.leads}@exemplo.com.br`.toLowerCase().normalize("NFD")
+        .replace(/[\u0300-\u036f]/g, "");
+      const phone = `+55 (${pick(DDD)}) 9${String(1000 + Math.floor(rand() * 9000))}-${
+        String(1000 + Math.floor(rand() * 9000))
+      }`;
+      await sinks.leads.add(
+        `${convIso}\t${first} ${last}\t${email}\t${phone}\t${plan[0]}\t${plan[1]}\t${utmCells}\t${page}`,
+      );
+    }
+  }
+  for (const sink of Object.values(sinks)) await sink.end();
+  await pg?.end({ timeout: 5 });
+  await db.exec("analyze");
+  const writeSeconds = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  await bringRollUpsUpToDate(db, timeZone, new Date(now));
+  return {
+    ...count,
+    visitorKeys,
+    start,
+    end,
+    writeSeconds,
+    rollUpSeconds: (performance.now() - t1) / 1000,
+  };
+}
+
+// The roll-up job of a long-running server (none yet: every day is read raw).
+async function bringRollUpsUpToDate(_db: Db, _timeZone: string, _now: Date): Promise<void> {}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      visits: { type: "string", default: "1000000" },
+      days: { type: "string", default: "90" },
+      schema: { type: "string" },
+    },
+  });
+  const url = Deno.env.get("DATABASE_URL") || undefined;
+  const timeZone = Deno.env.get("ANALYTICS_TZ") || "America/Sao_Paulo";
+  if (values.schema && !/^[a-z_][a-z0-9_]*$/.test(values.schema)) throw new Error("--schema: a plain name");
+  if (values.schema && url) {
+    const admin = await openDb({ databaseUrl: url, max: 1 });
+    await admin.exec(`create schema if not exists ${values.schema}`);
+    await admin.close();
+  }
+  const db = await openDb(
+    url
+      ? { databaseUrl: url, schema: values.schema, max: 4 }
+      : { dataDir: Deno.env.get("DATA_DIR") || "./data" },
+  );
+  await migrate(db);
+  const result = await seedAnalytics(db, {
+    visits: Number(values.visits),
+    days: Number(values.days),
+    timeZone,
+    copy: url ? { url, schema: values.schema } : undefined,
+  });
+  await db.close();
+  console.log(
+    `${db.kind}: ${result.visits} visits (${result.visitorKeys} visitor keys), ${result.clicks} clicks, ` +
+      `${result.conversions} conversions, ${result.leads} leads, ${result.start} to ${result.end} ` +
+      `(${timeZone}); rows written in ${result.writeSeconds.toFixed(1)} s, roll-ups in ${
+        result.rollUpSeconds.toFixed(1)
+      } s`,
+  );
+}
