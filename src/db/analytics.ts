@@ -2,9 +2,10 @@
 // half-open interval from start's local midnight to the local midnight after end, so the timestamp indexes
 // are used; grouping converts each instant to its local date.
 //
-// Days older than RETENTION_DAYS have no raw rows any more, only roll-ups (migrations/00005_daily_rollups.sql);
-// a day is either raw or rolled up, never both, so every count adds the roll-ups of the range to the raw
-// rows. Over rolled-up days, unique visitors of a period are the sum of the daily uniques.
+// Closed days are rolled up (migrations/00006_closed_day_rollups.sql): every query splits its range at the
+// roll-up watermark inside its own statement (one snapshot), reading days up to the watermark from the
+// roll-ups and later days from the raw rows, so no day is counted twice or missed. Unique visitors are
+// exact over days that still have raw rows; over purged days they are the sum of the daily uniques (00005).
 import type { Queryable } from "./client.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
@@ -22,8 +23,20 @@ export interface DailyCount {
 const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 const LOCAL_DAY = (column: string) => `to_char((${column} at time zone $3)::date, 'YYYY-MM-DD')`;
-// Roll-up rows of the range (their `day` is already a local date).
-const ROLLUP_DAYS = "day between $1::date and $2::date";
+// The range split at the watermarks, as CTEs: b.s..b.re are rolled-up days, b.raw_s..b.e raw days,
+// b.s..b.pe purged days, and from b.xs on days have visitor bitmaps (00006).
+const SPLIT = `st as (
+    select coalesce((select through from rollup_state), '-infinity'::date) as through,
+           coalesce((select purged_through from rollup_state), '-infinity'::date) as purged),
+  b as (
+    select $1::date as s, $2::date as e, least($2::date, through) as re, greatest($1::date, through + 1) as raw_s,
+           least($2::date, purged) as pe, greatest($1::date, purged + 1) as xs
+      from st)`;
+// Raw rows of the range after the watermark (needs b in the from list).
+const RAW = (column: string) =>
+  `${column} >= (b.raw_s::timestamp at time zone $3) and ${column} < ((b.e + 1)::timestamp at time zone $3)`;
+// Roll-up rows of the range up to the watermark (needs b in the from list).
+const ROLLED = "day between b.s and b.re";
 const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
 
 /** Leads per local day in the range (days without leads are absent). */
@@ -38,12 +51,12 @@ export async function dailyLeads(db: Queryable, range: DayRange, tz: string): Pr
 /** Plan-button clicks per local day in the range (days without clicks are absent). */
 export async function dailyClicks(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
   return await db.query<DailyCount>(
-    `select date, sum(n)::int as count from (
-       select ${LOCAL_DAY("occurred_at")} as date, count(*) as n from clicks where ${
-      BOUNDS("occurred_at")
-    } group by 1
+    `with ${SPLIT}
+     select date, sum(n)::int as count from (
+       select ${LOCAL_DAY("occurred_at")} as date, count(*) as n from clicks, b where ${RAW("occurred_at")}
+        group by 1
        union all
-       select ${ROLLUP_DAY}, clicks from daily_totals where ${ROLLUP_DAYS} and clicks > 0
+       select ${ROLLUP_DAY}, clicks from daily_totals, b where ${ROLLED} and clicks > 0
      ) t group by 1 order by 1`,
     [range.start, range.end, tz],
   );
@@ -53,33 +66,57 @@ export async function dailyClicks(db: Queryable, range: DayRange, tz: string): P
 export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
   // distinct in a subquery lets the planner hash instead of sorting for count(distinct).
   return await db.query<DailyCount>(
-    `select date, sum(n)::int as count from (
+    `with ${SPLIT}
+     select date, sum(n)::int as count from (
        select to_char(day, 'YYYY-MM-DD') as date, count(*) as n from (
-         select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits
-          where ${BOUNDS("occurred_at")}
+         select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits, b
+          where ${RAW("occurred_at")}
        ) d group by day
        union all
-       select ${ROLLUP_DAY}, unique_visitors from daily_totals where ${ROLLUP_DAYS} and visits > 0
+       select ${ROLLUP_DAY}, unique_visitors from daily_totals, b where ${ROLLED} and visits > 0
      ) t group by 1 order by 1`,
     [range.start, range.end, tz],
   );
 }
 
 export interface VisitorTotals {
-  /** Distinct visitor keys over the raw days of the period, plus the daily uniques of rolled-up days. */
+  /** Distinct visitor keys over the days with raw rows, plus the daily uniques of purged days. */
   uniqueVisitors: number;
   visits: number;
 }
 
-/** Unique visitors and page views of a period (exact over raw days; see the header for rolled-up days). */
+/** Unique visitors and page views of a period (exact over unpurged days; see the header for purged days). */
 export async function visitorTotals(db: Queryable, range: DayRange, tz: string): Promise<VisitorTotals> {
+  // Distinct keys = keys of the rolled-up unpurged days (visitor_ranges, per month, since a key belongs to
+  // one month) + purged days' daily uniques + raw keys not already seen on those rolled-up days (their
+  // month's bitmap has no bit in the range).
   const rows = await db.query<VisitorTotals>(
-    `with raw as (
-       select count(distinct visitor_key) as u, count(*) as v from visits where ${BOUNDS("occurred_at")}),
-     r as (
-       select coalesce(sum(unique_visitors), 0) as u, coalesce(sum(visits), 0) as v
-         from daily_totals where ${ROLLUP_DAYS})
-     select (raw.u + r.u)::int as "uniqueVisitors", (raw.v + r.v)::int as visits from raw, r`,
+    `with ${SPLIT},
+     seg as (
+       select m::date as month, extract(day from greatest(b.xs, m::date))::int as lo,
+              extract(day from least(b.re, (m + interval '1 month')::date - 1))::int as hi
+         from b, generate_series(date_trunc('month', b.xs::timestamp), b.re::timestamp, interval '1 month') m),
+     raw_keys as (
+       select distinct date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key
+         from visits, b where ${RAW("occurred_at")}),
+     masks as (
+       select k.month, case when x.lo <= x.hi
+                then ((1::bigint << extract(day from x.hi)::int) - (1::bigint << (extract(day from x.lo)::int - 1)))::int
+                else 0 end as mask
+         from (select distinct month from raw_keys) k, b,
+              lateral (select greatest(b.xs, k.month) as lo,
+                              least(b.re, (k.month + interval '1 month')::date - 1) as hi) x)
+     select (
+       (select coalesce(sum(r.visitors), 0) from seg join visitor_ranges r
+          on r.month = seg.month and r.first_day = seg.lo and r.last_day = seg.hi)
+       + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
+       + (select count(*) from raw_keys k join masks using (month)
+           where masks.mask = 0 or not exists (
+             select 1 from visitor_days d
+              where d.month = k.month and d.visitor_key = k.visitor_key and d.days & masks.mask <> 0))
+     )::int as "uniqueVisitors",
+     ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
+       + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits`,
     [range.start, range.end, tz],
   );
   return rows[0];
@@ -94,12 +131,13 @@ export interface EventTotals {
 /** Clicks, conversions and leads of a period in one round trip. */
 export async function eventTotals(db: Queryable, range: DayRange, tz: string): Promise<EventTotals> {
   const rows = await db.query<EventTotals>(
-    `with r as (
+    `with ${SPLIT},
+     r as (
        select coalesce(sum(clicks), 0) as c, coalesce(sum(conversions), 0) as k
-         from daily_totals where ${ROLLUP_DAYS})
+         from daily_totals, b where ${ROLLED})
      select
-       ((select count(*) from clicks where ${BOUNDS("occurred_at")}) + r.c)::int as clicks,
-       ((select count(*) from conversions where ${BOUNDS("occurred_at")}) + r.k)::int as conversions,
+       ((select count(*) from clicks, b where ${RAW("occurred_at")}) + r.c)::int as clicks,
+       ((select count(*) from conversions, b where ${RAW("occurred_at")}) + r.k)::int as conversions,
        (select count(*) from leads where ${BOUNDS("submitted_at")})::int as leads
      from r`,
     [range.start, range.end, tz],
@@ -110,11 +148,17 @@ export async function eventTotals(db: Queryable, range: DayRange, tz: string): P
 /** Clicks and conversions of all time (the stats call without dates). */
 export async function allTimeClicksAndConversions(
   db: Queryable,
+  tz: string,
 ): Promise<{ clicks: number; conversions: number }> {
   const rows = await db.query<{ clicks: number; conversions: number }>(
-    `select ((select count(*) from clicks) + (select coalesce(sum(clicks), 0) from daily_totals))::int as clicks,
-            ((select count(*) from conversions) + (select coalesce(sum(conversions), 0) from daily_totals))::int
+    `with st as (select coalesce((select through from rollup_state), '-infinity'::date) as through),
+     b as (select ((through + 1)::timestamp at time zone $1) as raw_from, through from st)
+     select ((select count(*) from clicks, b where occurred_at >= b.raw_from)
+               + (select coalesce(sum(clicks), 0) from daily_totals, b where day <= b.through))::int as clicks,
+            ((select count(*) from conversions, b where occurred_at >= b.raw_from)
+               + (select coalesce(sum(conversions), 0) from daily_totals, b where day <= b.through))::int
               as conversions`,
+    [tz],
   );
   return rows[0];
 }
@@ -126,11 +170,12 @@ export interface RankItem {
 
 // Ties are broken by the key so the order is stable from one request to the next.
 const RANKING = (column: string, dimension: string) =>
-  `select key, sum(n)::int as visits from (
-     select ${column} as key, count(*) as n from visits
-      where ${BOUNDS("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
+  `with ${SPLIT}
+   select key, sum(n)::int as visits from (
+     select ${column} as key, count(*) as n from visits, b
+      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
      union all
-     select key, visits from daily_visit_ranks where ${ROLLUP_DAYS} and dimension = '${dimension}'
+     select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
    ) t group by key order by visits desc, key asc limit $4`;
 
 /** Most visited UTM sources in the range. */
@@ -181,12 +226,17 @@ export async function conversionBySource(
   tz: string,
 ): Promise<SourceConversion[]> {
   return await db.query<SourceConversion>(
-    `select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
-       select nullif(utm_source, '') as s, 1 as c, 0 as v from clicks where ${BOUNDS("occurred_at")}
+    `with ${SPLIT}
+     select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
+       select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks, b where ${RAW("occurred_at")}
+        group by 1
        union all
-       select nullif(utm_source, '') as s, 0 as c, 1 as v from conversions where ${BOUNDS("occurred_at")}
+       select nullif(utm_source, '') as s, 0 as c, count(*) as v from conversions, b where ${
+      RAW("occurred_at")
+    }
+        group by 1
        union all
-       select nullif(utm_source, ''), clicks, conversions from daily_source_actions where ${ROLLUP_DAYS}
+       select nullif(utm_source, ''), clicks, conversions from daily_source_actions, b where ${ROLLED}
      ) t group by s
       order by clicks desc, conversions desc, "utmSource" asc nulls last`,
     [range.start, range.end, tz],

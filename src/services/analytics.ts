@@ -56,7 +56,7 @@ export interface TrackingStats {
 export async function trackingStats(db: Db, range: DayRange | undefined, tz: string): Promise<TrackingStats> {
   const { clicks, conversions } = range
     ? await eventTotals(db, range, tz)
-    : await allTimeClicksAndConversions(db);
+    : await allTimeClicksAndConversions(db, tz);
   return { clicks, conversions, rate: ratePercent(conversions, clicks) };
 }
 

@@ -2,18 +2,13 @@
 import type { Db } from "../db/client.ts";
 import { purgeLoginFailures } from "../db/login_failures.ts";
 import { purgeWindows } from "../db/rate_limits.ts";
-import {
-  type EventTable,
-  purgeEventsBefore,
-  retentionBoundary,
-  rollUpSourceActions,
-  rollUpTotals,
-  rollUpVisitRanks,
-  tryRetentionLock,
-} from "../db/retention.ts";
+import { type EventTable, purgeEventsBefore, retentionBoundary, tryRetentionLock } from "../db/retention.ts";
+import { forgetVisitorDaysBefore, setPurgedThrough } from "../db/rollups.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { log } from "../server/log.ts";
+import { addDays, todayIn } from "../shared/analytics.ts";
+import { rollUpClosedDays, type RollupReport } from "./rollups.ts";
 import { forgetSalts, monthIn } from "./visitor_key.ts";
 
 const DAY_MS = 24 * 3_600_000;
@@ -35,22 +30,28 @@ export interface RetentionReport {
   skipped: boolean;
   /** Raw events before this instant (a local midnight) were rolled up and purged. */
   boundary?: string;
-  rolledUp: { days: number; rankRows: number; sourceRows: number };
-  purged: Record<EventTable | "sessions" | "rateLimitWindows" | "loginFailures" | "salts", number>;
+  /** What the roll-up job (run first, in the same transaction) added. */
+  rolledUp: RollupReport;
+  purged: Record<
+    EventTable | "visitorKeys" | "sessions" | "rateLimitWindows" | "loginFailures" | "salts",
+    number
+  >;
 }
 
 /**
- * Runs the job once, in one transaction: roll-ups for the days about to go are written first (a day
- * already rolled up is left alone), then the raw rows go, so a crash leaves either both or neither. Only
+ * Runs the job once, in one transaction: the roll-up job first brings every closed day into the roll-ups
+ * (so the days about to go are always rolled up), then the raw rows before the boundary go, with the
+ * visitor bits of those days, and the purge watermark moves; a crash leaves either all or nothing. Only
  * the instance that gets the advisory lock works; the others return `skipped`.
  */
 export async function runRetention(db: Db, options: RetentionOptions): Promise<RetentionReport> {
   const { now, timeZone } = options;
   const report: RetentionReport = {
     skipped: false,
-    rolledUp: { days: 0, rankRows: 0, sourceRows: 0 },
+    rolledUp: { through: null, days: 0, rankRows: 0, sourceRows: 0 },
     purged: {
       visits: 0,
+      visitorKeys: 0,
       clicks: 0,
       conversions: 0,
       sessions: 0,
@@ -66,14 +67,14 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
     }
     const boundary = await retentionBoundary(tx, now, timeZone, options.retentionDays);
     report.boundary = boundary.toISOString();
-    report.rolledUp = {
-      days: await rollUpTotals(tx, boundary, timeZone),
-      rankRows: await rollUpVisitRanks(tx, boundary, timeZone),
-      sourceRows: await rollUpSourceActions(tx, boundary, timeZone),
-    };
+    report.rolledUp = await rollUpClosedDays(tx, timeZone, now);
     for (const table of ["visits", "clicks", "conversions"] as const) {
       report.purged[table] = await purgeEventsBefore(tx, table, boundary);
     }
+    // The boundary is a local midnight: its local date is the first day kept.
+    const firstKept = todayIn(timeZone, boundary);
+    report.purged.visitorKeys = await forgetVisitorDaysBefore(tx, firstKept);
+    await setPurgedThrough(tx, addDays(firstKept, -1));
     report.purged.sessions = await deleteExpiredSessions(tx, now);
     const countersBefore = new Date(now.getTime() - COUNTER_MAX_AGE_MS);
     report.purged.rateLimitWindows = await purgeWindows(tx, countersBefore);
@@ -102,7 +103,9 @@ export function startRetention(db: Db, options: RetentionTimerOptions): { stop()
   const tick = () => {
     running = runRetention(db, { ...options, now: options.now?.() ?? new Date() })
       .then((report) => {
-        if (!report.skipped) log.info("retention run", { ...report.rolledUp, ...report.purged });
+        if (!report.skipped) {
+          log.info("retention run", { rolledUpThrough: report.rolledUp.through, ...report.purged });
+        }
       })
       .catch((error) => log.error("retention run failed", { error: String(error), stack: error?.stack }))
       .finally(() => {

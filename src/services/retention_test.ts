@@ -107,9 +107,11 @@ dbTest(
     const report = await runRetention(db, OPTIONS);
     assert.equal(report.skipped, false);
     assert.equal(report.boundary, "2025-10-18T03:00:00.000Z");
-    assert.deepEqual(report.rolledUp, { days: 2, rankRows: 6, sourceRows: 3 });
+    // Every closed day is rolled up (through yesterday), not only the purged ones.
+    assert.deepEqual(report.rolledUp, { through: "2026-11-21", days: 5, rankRows: 9, sourceRows: 4 });
     assert.deepEqual(report.purged, {
       visits: 4,
+      visitorKeys: 3,
       clicks: 3,
       conversions: 1,
       sessions: 1,
@@ -138,6 +140,9 @@ dbTest(
       totals: [
         { day: "2025-10-16", visits: 3, unique_visitors: 2, clicks: 2, conversions: 1 },
         { day: "2025-10-17", visits: 1, unique_visitors: 1, clicks: 1, conversions: 0 },
+        { day: "2025-10-18", visits: 1, unique_visitors: 1, clicks: 1, conversions: 1 },
+        { day: "2026-11-20", visits: 1, unique_visitors: 1, clicks: 0, conversions: 0 },
+        { day: "2026-11-21", visits: 1, unique_visitors: 1, clicks: 0, conversions: 0 },
       ],
       ranks: [
         { day: "2025-10-16", dimension: "page", key: "/pt-br", visits: 2 },
@@ -146,13 +151,34 @@ dbTest(
         { day: "2025-10-16", dimension: "utm_source", key: "google", visits: 2 },
         { day: "2025-10-17", dimension: "page", key: "/en", visits: 1 },
         { day: "2025-10-17", dimension: "utm_source", key: "facebook", visits: 1 },
+        { day: "2025-10-18", dimension: "page", key: "/pt-br", visits: 1 },
+        { day: "2026-11-20", dimension: "page", key: "/pt-br", visits: 1 },
+        { day: "2026-11-21", dimension: "page", key: "/pt-br", visits: 1 },
       ],
       sources: [
         { day: "2025-10-16", utm_source: "", clicks: 1, conversions: 0 },
         { day: "2025-10-16", utm_source: "google", clicks: 1, conversions: 1 },
         { day: "2025-10-17", utm_source: "facebook", clicks: 1, conversions: 0 },
+        { day: "2025-10-18", utm_source: "", clicks: 1, conversions: 1 },
       ],
     });
+    // The purged days' visitor bits are gone with their raw rows; the kept day's key stays.
+    assert.deepEqual(
+      await db.query(
+        "select to_char(month, 'YYYY-MM') as month, visitor_key, days, last_day from visitor_days order by 1, 2",
+      ),
+      [
+        { month: "2025-10", visitor_key: "v4", days: 1 << 17, last_day: 18 },
+        { month: "2026-11", visitor_key: "v5", days: (1 << 19) | (1 << 20), last_day: 21 },
+      ],
+    );
+    assert.deepEqual(
+      await db.query(
+        `select to_char(through, 'YYYY-MM-DD') as through, to_char(purged_through, 'YYYY-MM-DD') as purged
+           from rollup_state`,
+      ),
+      [{ through: "2026-11-21", purged: "2025-10-17" }],
+    );
   },
 );
 
@@ -161,29 +187,26 @@ dbTest("retention: a second run changes nothing and leaves the roll-ups as they 
   await runRetention(db, OPTIONS);
   const before = { counts: await counts(db), rollUps: await rollUps(db) };
   const again = await runRetention(db, OPTIONS);
-  assert.deepEqual(again.rolledUp, { days: 0, rankRows: 0, sourceRows: 0 });
+  assert.deepEqual(again.rolledUp, { through: "2026-11-21", days: 0, rankRows: 0, sourceRows: 0 });
   assert.ok(Object.values(again.purged).every((n) => n === 0), JSON.stringify(again.purged));
   assert.deepEqual({ counts: await counts(db), rollUps: await rollUps(db) }, before);
 });
 
-dbTest("retention: the next day's run adds only the newly expired day", async (db) => {
-  await seed(db);
-  await runRetention(db, OPTIONS);
-  const first = await rollUps(db);
-  const next = await runRetention(db, { ...OPTIONS, now: new Date("2026-11-23T12:00:00Z") });
-  assert.equal(next.boundary, "2025-10-19T03:00:00.000Z");
-  assert.deepEqual(next.rolledUp, { days: 1, rankRows: 1, sourceRows: 1 });
-  assert.deepEqual(next.purged.visits, 1);
-  const after = await rollUps(db);
-  assert.deepEqual(after.totals.slice(0, 2), first.totals);
-  assert.deepEqual(after.totals[2], {
-    day: "2025-10-18",
-    visits: 1,
-    unique_visitors: 1,
-    clicks: 1,
-    conversions: 1,
-  });
-});
+dbTest(
+  "retention: the next day's run rolls up the day that closed and purges the newly expired one",
+  async (db) => {
+    await seed(db);
+    await runRetention(db, OPTIONS);
+    const first = await rollUps(db);
+    const next = await runRetention(db, { ...OPTIONS, now: new Date("2026-11-23T12:00:00Z") });
+    assert.equal(next.boundary, "2025-10-19T03:00:00.000Z");
+    // 2026-11-22 closed without events: nothing to add, but the watermark moves.
+    assert.deepEqual(next.rolledUp, { through: "2026-11-22", days: 0, rankRows: 0, sourceRows: 0 });
+    assert.equal(next.purged.visits, 1);
+    assert.equal(next.purged.visitorKeys, 1);
+    assert.deepEqual(await rollUps(db), first);
+  },
+);
 
 dbTest("retention: only one instance works while another holds the lock", async (db: Db, kind) => {
   await seed(db);
@@ -214,7 +237,7 @@ dbTest("retention: the timer runs the job soon after start and stops cleanly", a
     await job.stop();
   }
   assert.equal((await counts(db)).visits, 3);
-  assert.equal((await rollUps(db)).totals.length, 2);
+  assert.equal((await rollUps(db)).totals.length, 5);
 });
 
 dbTest(
@@ -230,7 +253,7 @@ dbTest(
       events: await eventTotals(db, range, TZ),
       purgedVisitors: await visitorTotals(db, purgedOnly, TZ),
       purgedEvents: await eventTotals(db, purgedOnly, TZ),
-      allTime: await allTimeClicksAndConversions(db),
+      allTime: await allTimeClicksAndConversions(db, TZ),
       sources: await topUtmSources(db, range, TZ, 10),
       campaigns: await topUtmCampaigns(db, range, TZ, 10),
       pages: await topPages(db, range, TZ, 10),
