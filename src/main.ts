@@ -9,6 +9,7 @@ import { log, setLogLevel } from "./server/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startMetaWorker } from "./services/meta.ts";
 import { startRetention } from "./services/retention.ts";
+import { startRollups } from "./services/rollups.ts";
 import { closeTracking } from "./services/tracking.ts";
 
 let config;
@@ -56,6 +57,8 @@ const server = Deno.serve({
 const metaWorker = startMetaWorker(db, config);
 // Roll-ups and purges (RETENTION_DAYS), hourly; with several instances only the lock holder works.
 const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
+// Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
+const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
 
 let stopping = false;
 async function shutdown(signal: string) {
@@ -66,6 +69,7 @@ async function shutdown(signal: string) {
   await closeTracking(db); // writes any tracking batch still queued before the database closes
   await metaWorker.stop(); // lets a delivery in progress record its outcome
   await retention.stop(); // lets a run in progress commit
+  await rollups.stop();
   await db.close();
   Deno.exit(0);
 }

@@ -2,9 +2,9 @@
 // half-open interval from start's local midnight to the local midnight after end, so the timestamp indexes
 // are used; grouping converts each instant to its local date.
 //
-// Closed days are rolled up (migrations/00006_closed_day_rollups.sql): every query splits its range at the
-// roll-up watermark inside its own statement (one snapshot), reading days up to the watermark from the
-// roll-ups and later days from the raw rows, so no day is counted twice or missed. Unique visitors are
+// Events up to a couple of minutes ago are rolled up (migrations/00006_closed_day_rollups.sql): every query
+// splits its range at the roll-up watermark inside its own statement (one snapshot), reading what is before
+// it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique visitors are
 // exact over days that still have raw rows; over purged days they are the sum of the daily uniques (00005).
 import type { Queryable } from "./client.ts";
 
@@ -23,18 +23,22 @@ export interface DailyCount {
 const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 const LOCAL_DAY = (column: string) => `to_char((${column} at time zone $3)::date, 'YYYY-MM-DD')`;
-// The range split at the watermarks, as CTEs: b.s..b.re are rolled-up days, b.raw_s..b.e raw days,
-// b.s..b.pe purged days, and from b.xs on days have visitor bitmaps (00006).
+// The range split at the watermarks, as CTEs: days b.s..b.re come from the roll-ups (b.re possibly only up to
+// the watermark instant), events from b.raw_from to the end of b.e from the raw rows; b.s..b.pe are purged
+// days, and from b.xs on days have visitor bitmaps (00006).
 const SPLIT = `st as (
-    select coalesce((select through from rollup_state), '-infinity'::date) as through,
-           coalesce((select purged_through from rollup_state), '-infinity'::date) as purged),
+    select coalesce(r.through, '-infinity'::date) as through,
+           coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until,
+           coalesce(r.purged_through, '-infinity'::date) as purged
+      from (select 1) one left join rollup_state r on true),
   b as (
-    select $1::date as s, $2::date as e, least($2::date, through) as re, greatest($1::date, through + 1) as raw_s,
+    select $1::date as s, $2::date as e, least($2::date, through) as re,
+           greatest(until, $1::date::timestamp at time zone $3) as raw_from,
            least($2::date, purged) as pe, greatest($1::date, purged + 1) as xs
       from st)`;
 // Raw rows of the range after the watermark (needs b in the from list).
 const RAW = (column: string) =>
-  `${column} >= (b.raw_s::timestamp at time zone $3) and ${column} < ((b.e + 1)::timestamp at time zone $3)`;
+  `${column} >= b.raw_from and ${column} < ((b.e + 1)::timestamp at time zone $3)`;
 // Roll-up rows of the range up to the watermark (needs b in the from list).
 const ROLLED = "day between b.s and b.re";
 const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
@@ -71,7 +75,13 @@ export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: st
        select to_char(day, 'YYYY-MM-DD') as date, count(*) as n from (
          select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits, b
           where ${RAW("occurred_at")}
-       ) d group by day
+       ) d
+       -- The watermark's day is partly rolled up: a key already counted there is not counted again.
+       where not exists (
+         select 1 from visitor_days v
+          where v.month = date_trunc('month', d.day)::date and v.visitor_key = d.visitor_key
+            and v.days & (1 << (extract(day from d.day)::int - 1)) <> 0)
+       group by day
        union all
        select ${ROLLUP_DAY}, unique_visitors from daily_totals, b where ${ROLLED} and visits > 0
      ) t group by 1 order by 1`,
@@ -151,13 +161,13 @@ export async function allTimeClicksAndConversions(
   tz: string,
 ): Promise<{ clicks: number; conversions: number }> {
   const rows = await db.query<{ clicks: number; conversions: number }>(
-    `with st as (select coalesce((select through from rollup_state), '-infinity'::date) as through),
-     b as (select ((through + 1)::timestamp at time zone $1) as raw_from, through from st)
+    `with b as (
+       select coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $1) as raw_from
+         from (select 1) one left join rollup_state r on true)
      select ((select count(*) from clicks, b where occurred_at >= b.raw_from)
-               + (select coalesce(sum(clicks), 0) from daily_totals, b where day <= b.through))::int as clicks,
+               + (select coalesce(sum(clicks), 0) from daily_totals))::int as clicks,
             ((select count(*) from conversions, b where occurred_at >= b.raw_from)
-               + (select coalesce(sum(conversions), 0) from daily_totals, b where day <= b.through))::int
-              as conversions`,
+               + (select coalesce(sum(conversions), 0) from daily_totals))::int as conversions`,
     [tz],
   );
   return rows[0];

@@ -2,14 +2,20 @@
 // the analytics time zone, so a day is either wholly purged or wholly kept raw.
 import type { Queryable } from "./client.ts";
 
-/** Every instance takes this transaction-scoped advisory lock; only the holder runs the job. */
+/**
+ * Every instance takes this transaction-scoped advisory lock, paired with its schema (advisory locks are
+ * per database, and several apps or test runs may share one in their own schemas); only the holder works.
+ */
 export const RETENTION_LOCK_KEY = 720_451_994;
 
 /** Takes the retention lock for the current transaction; false when another instance holds it. */
 export async function tryRetentionLock(tx: Queryable): Promise<boolean> {
-  const rows = await tx.query<{ locked: boolean }>("select pg_try_advisory_xact_lock($1) as locked", [
-    RETENTION_LOCK_KEY,
-  ]);
+  const rows = await tx.query<{ locked: boolean }>(
+    "select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as locked",
+    [
+      RETENTION_LOCK_KEY,
+    ],
+  );
   return rows[0].locked;
 }
 

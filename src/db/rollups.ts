@@ -1,11 +1,14 @@
-// Roll-ups of closed local days (migrations/00006_closed_day_rollups.sql). Days are yyyy-MM-dd in the
-// analytics time zone; a span [from, to] covers the raw events from from's local midnight to the local
-// midnight after `to`.
+// Roll-ups (migrations/00006_closed_day_rollups.sql). Days are yyyy-MM-dd in the analytics time zone; a
+// run covers the raw events from the local midnight of `from` (the first day not final yet) to `until`,
+// and rewrites the roll-up rows of those days.
 import type { Queryable } from "./client.ts";
 
-/** How far the roll-ups go: null when no day is rolled up / purged yet. */
+/** How far the roll-ups go: null when nothing is rolled up / purged yet. */
 export interface RollupState {
+  /** The last local day with roll-up rows (the day of `until`). */
   through: string | null;
+  /** Events before this instant are rolled up; null after 00005 alone: the local midnight after `through`. */
+  until: Date | null;
   purgedThrough: string | null;
 }
 
@@ -15,18 +18,26 @@ const DAY_TEXT = (column: string) =>
 /** The roll-up watermark and the purge watermark. */
 export async function rollupState(db: Queryable): Promise<RollupState> {
   const rows = await db.query<RollupState>(
-    `select ${DAY_TEXT("through")} as through, ${DAY_TEXT("purged_through")} as "purgedThrough"
+    `select ${DAY_TEXT("through")} as through, until, ${DAY_TEXT("purged_through")} as "purgedThrough"
        from rollup_state`,
   );
-  return rows[0] ?? { through: null, purgedThrough: null };
+  const row = rows[0];
+  return row
+    ? { ...row, until: row.until === null ? null : new Date(row.until) }
+    : { through: null, until: null, purgedThrough: null };
 }
 
-/** Moves the roll-up watermark to `day` (never backwards). */
-export async function setRollupThrough(db: Queryable, day: string): Promise<void> {
+/** Gives the current transaction room to sort and hash a backlog of days in memory. */
+export async function roomForRollups(tx: Queryable): Promise<void> {
+  await tx.query("select set_config('work_mem', '64MB', true)");
+}
+
+/** Moves the roll-up watermark to `until`, whose local day is `through`. */
+export async function setRolledUntil(db: Queryable, through: string, until: Date): Promise<void> {
   await db.query(
-    `insert into rollup_state (through, purged_through) values ($1::date, '-infinity')
-     on conflict (id) do update set through = greatest(rollup_state.through, excluded.through)`,
-    [day],
+    `insert into rollup_state (through, until, purged_through) values ($1::date, $2, '-infinity')
+     on conflict (id) do update set through = excluded.through, until = excluded.until`,
+    [through, until],
   );
 }
 
@@ -51,13 +62,16 @@ export async function earliestRawDay(db: Queryable, tz: string): Promise<string 
   return rows[0].day;
 }
 
-// $1 first day, $2 last day, $3 time zone.
-const SPAN =
-  "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < (($2::date + 1)::timestamp at time zone $3)";
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
 const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
-/** Writes daily_totals for the days of [from, to] that have events; returns how many days. */
-export async function rollUpTotals(db: Queryable, from: string, to: string, tz: string): Promise<number> {
+/**
+ * Rewrites daily_totals from `from` on with the events from from's local midnight to `until`; returns how
+ * many days have events.
+ */
+export async function rollUpTotals(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  await db.query("delete from daily_totals where day >= $1::date", [from]);
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_totals (day, visits, unique_visitors, clicks, conversions)
@@ -72,37 +86,46 @@ export async function rollUpTotals(db: Queryable, from: string, to: string, tz: 
        on conflict (day) do nothing
        returning 1)
      select count(*)::int as n from ins`,
-    [from, to, tz],
+    [from, until, tz],
   );
   return rows[0].n;
 }
 
-/** Writes daily_visit_ranks (visits per UTM source, UTM campaign and page) for the days of [from, to]. */
-export async function rollUpVisitRanks(db: Queryable, from: string, to: string, tz: string): Promise<number> {
-  const dimension = (name: string, column: string) =>
-    `select ${LOCAL_DAY} as day, '${name}' as dimension, ${column} as key, count(*)::int as visits
-       from visits where ${SPAN} and ${column} is not null and ${column} <> '' group by 1, 3`;
+/** Rewrites daily_visit_ranks (visits per UTM source, UTM campaign and page) from `from` on, up to `until`. */
+export async function rollUpVisitRanks(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_visit_ranks where day >= $1::date", [from]);
+  // One pass over the raw rows for the three dimensions.
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_visit_ranks (day, dimension, key, visits)
-       ${dimension("utm_source", "utm_source")}
-       union all ${dimension("utm_campaign", "utm_campaign")}
-       union all ${dimension("page", "source")}
+       select day, dimension, key, sum(n)::int from (
+         select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, count(*) as n
+           from visits where ${SPAN} group by 1, 2, 3, 4) t,
+         lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source))
+           as d(dimension, key)
+        where key is not null and key <> ''
+        group by day, dimension, key
        on conflict (day, dimension, key) do nothing
        returning 1)
      select count(*)::int as n from ins`,
-    [from, to, tz],
+    [from, until, tz],
   );
   return rows[0].n;
 }
 
-/** Writes daily_source_actions (clicks and conversions per UTM source, '' for none) for [from, to]. */
+/** Rewrites daily_source_actions (clicks and conversions per UTM source, '' for none) from `from` on. */
 export async function rollUpSourceActions(
   db: Queryable,
   from: string,
-  to: string,
+  until: Date,
   tz: string,
 ): Promise<number> {
+  await db.query("delete from daily_source_actions where day >= $1::date", [from]);
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_source_actions (day, utm_source, clicks, conversions)
@@ -114,45 +137,60 @@ export async function rollUpSourceActions(
        on conflict (day, utm_source) do nothing
        returning 1)
      select count(*)::int as n from ins`,
-    [from, to, tz],
+    [from, until, tz],
   );
   return rows[0].n;
 }
 
 /**
- * Adds one day's visitor keys to visitor_days, then writes visitor_ranges for every range of that month
- * ending on the day. Days of a month must be rolled up in order (the histogram of last_day only holds days
- * up to this one). Returns the day's distinct keys.
+ * Adds the visitor keys seen from from's local midnight to `until` to visitor_days, and rewrites
+ * visitor_ranges for every range ending on one of those days (`from` is the first day not final yet). A
+ * key counts in [a, d] through its first visit on or after day a: the visit v whose previous visit p (0 for
+ * none) is before a. So a histogram of (p, v) over the span's visits, plus the month's ranges ending the day
+ * before the span, gives every range of the span in one statement. Rerunning it is harmless: the bits are
+ * or-ed, and p before the span comes from the bits of earlier days only.
  */
-export async function rollUpVisitorDay(db: Queryable, day: string, tz: string): Promise<number> {
-  const keys = await db.query<{ n: number }>(
-    `with ins as (
-       insert into visitor_days (month, visitor_key, days, last_day)
-       select date_trunc('month', $1::date::timestamp)::date, visitor_key,
-              1 << (extract(day from $1::date)::int - 1), extract(day from $1::date)::int
-         from visits
-        where occurred_at >= ($1::date::timestamp at time zone $2)
-          and occurred_at < (($1::date + 1)::timestamp at time zone $2)
-        group by visitor_key
-       on conflict (month, visitor_key) do update
-         set days = visitor_days.days | excluded.days, last_day = greatest(visitor_days.last_day, excluded.last_day)
-       returning 1)
-     select count(*)::int as n from ins`,
-    [day, tz],
+export async function rollUpVisitors(db: Queryable, from: string, until: Date, tz: string): Promise<void> {
+  await db.query(
+    `delete from visitor_ranges
+      where month > date_trunc('month', $1::date::timestamp)::date
+         or (month = date_trunc('month', $1::date::timestamp)::date and last_day >= extract(day from $1::date))`,
+    [from],
   );
   await db.query(
-    `with m as (select date_trunc('month', $1::date::timestamp)::date as month,
-                       extract(day from $1::date)::int as dom),
-          h as (select last_day, count(*) as n from visitor_days, m where visitor_days.month = m.month
-                 group by last_day)
+    `with nv as (
+       select distinct date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key,
+              extract(day from occurred_at at time zone $3)::int as v
+         from visits where ${SPAN}),
+     up as (
+       insert into visitor_days (month, visitor_key, days, last_day)
+       select month, visitor_key, bit_or(1 << (v - 1)), max(v) from nv group by month, visitor_key
+       on conflict (month, visitor_key) do update
+         set days = visitor_days.days | excluded.days, last_day = greatest(visitor_days.last_day, excluded.last_day)),
+     seq as (
+       -- visitor_days as before this statement (one snapshot); of it, only days before the span count.
+       select nv.month, nv.v,
+              coalesce(
+                lag(nv.v) over (partition by nv.month, nv.visitor_key order by nv.v),
+                length(ltrim((d.days & ((1 << (extract(day from greatest($1::date, nv.month))::int - 1)) - 1))
+                  ::bit(32)::text, '0')),
+                0) as p
+         from nv left join visitor_days d on d.month = nv.month and d.visitor_key = nv.visitor_key),
+     h as (select month, p, v, count(*) as n from seq group by month, p, v),
+     days as (
+       select date_trunc('month', g)::date as month, extract(day from g)::int as d,
+              extract(day from greatest($1::date, date_trunc('month', g)::date))::int as first_new
+         from generate_series($1::date::timestamp, ($2::timestamptz at time zone $3)::date::timestamp,
+                              interval '1 day') g)
      insert into visitor_ranges (month, first_day, last_day, visitors)
-     select m.month, a, m.dom, coalesce(sum(h.n), 0)::int
-       from m cross join generate_series(1, m.dom) a left join h on h.last_day >= a
-      group by m.month, a, m.dom
-     on conflict do nothing`,
-    [day],
+     select days.month, a, days.d, (coalesce(o.visitors, 0) + coalesce(sum(h.n), 0))::int
+       from days cross join generate_series(1, days.d) a
+       left join visitor_ranges o
+         on o.month = days.month and o.first_day = a and o.last_day = days.first_new - 1
+       left join h on h.month = days.month and h.p < a and h.v >= a and h.v <= days.d
+      group by days.month, a, days.d, o.visitors`,
+    [from, until, tz],
   );
-  return keys[0].n;
 }
 
 /** Clears the visitor bits of the days before `day` (retention purges their raw rows); returns rows dropped. */

@@ -8,7 +8,7 @@ import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { log } from "../server/log.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
-import { rollUpClosedDays, type RollupReport } from "./rollups.ts";
+import { type RollupReport, rollUpToNow } from "./rollups.ts";
 import { forgetSalts, monthIn } from "./visitor_key.ts";
 
 const DAY_MS = 24 * 3_600_000;
@@ -39,8 +39,8 @@ export interface RetentionReport {
 }
 
 /**
- * Runs the job once, in one transaction: the roll-up job first brings every closed day into the roll-ups
- * (so the days about to go are always rolled up), then the raw rows before the boundary go, with the
+ * Runs the job once, in one transaction: the roll-up job first brings everything up to two minutes ago into
+ * the roll-ups (so the days about to go are always rolled up), then the raw rows before the boundary go, with the
  * visitor bits of those days, and the purge watermark moves; a crash leaves either all or nothing. Only
  * the instance that gets the advisory lock works; the others return `skipped`.
  */
@@ -67,7 +67,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
     }
     const boundary = await retentionBoundary(tx, now, timeZone, options.retentionDays);
     report.boundary = boundary.toISOString();
-    report.rolledUp = await rollUpClosedDays(tx, timeZone, now);
+    report.rolledUp = await rollUpToNow(tx, timeZone, now);
     for (const table of ["visits", "clicks", "conversions"] as const) {
       report.purged[table] = await purgeEventsBefore(tx, table, boundary);
     }

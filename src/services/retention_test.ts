@@ -107,8 +107,8 @@ dbTest(
     const report = await runRetention(db, OPTIONS);
     assert.equal(report.skipped, false);
     assert.equal(report.boundary, "2025-10-18T03:00:00.000Z");
-    // Every closed day is rolled up (through yesterday), not only the purged ones.
-    assert.deepEqual(report.rolledUp, { through: "2026-11-21", days: 5, rankRows: 9, sourceRows: 4 });
+    // Every day is rolled up (up to two minutes ago), not only the purged ones.
+    assert.deepEqual(report.rolledUp, { through: "2026-11-22", days: 5, rankRows: 9, sourceRows: 4 });
     assert.deepEqual(report.purged, {
       visits: 4,
       visitorKeys: 3,
@@ -177,7 +177,7 @@ dbTest(
         `select to_char(through, 'YYYY-MM-DD') as through, to_char(purged_through, 'YYYY-MM-DD') as purged
            from rollup_state`,
       ),
-      [{ through: "2026-11-21", purged: "2025-10-17" }],
+      [{ through: "2026-11-22", purged: "2025-10-17" }],
     );
   },
 );
@@ -187,7 +187,7 @@ dbTest("retention: a second run changes nothing and leaves the roll-ups as they 
   await runRetention(db, OPTIONS);
   const before = { counts: await counts(db), rollUps: await rollUps(db) };
   const again = await runRetention(db, OPTIONS);
-  assert.deepEqual(again.rolledUp, { through: "2026-11-21", days: 0, rankRows: 0, sourceRows: 0 });
+  assert.deepEqual(again.rolledUp, { through: "2026-11-22", days: 0, rankRows: 0, sourceRows: 0 });
   assert.ok(Object.values(again.purged).every((n) => n === 0), JSON.stringify(again.purged));
   assert.deepEqual({ counts: await counts(db), rollUps: await rollUps(db) }, before);
 });
@@ -200,8 +200,8 @@ dbTest(
     const first = await rollUps(db);
     const next = await runRetention(db, { ...OPTIONS, now: new Date("2026-11-23T12:00:00Z") });
     assert.equal(next.boundary, "2025-10-19T03:00:00.000Z");
-    // 2026-11-22 closed without events: nothing to add, but the watermark moves.
-    assert.deepEqual(next.rolledUp, { through: "2026-11-22", days: 0, rankRows: 0, sourceRows: 0 });
+    // 2026-11-22 and 2026-11-23 have no events: nothing to add, but the watermark moves.
+    assert.deepEqual(next.rolledUp, { through: "2026-11-23", days: 0, rankRows: 0, sourceRows: 0 });
     assert.equal(next.purged.visits, 1);
     assert.equal(next.purged.visitorKeys, 1);
     assert.deepEqual(await rollUps(db), first);
@@ -217,7 +217,7 @@ dbTest("retention: only one instance works while another holds the lock", async 
   }
   let report: Awaited<ReturnType<typeof runRetention>> | undefined;
   await db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1)", [RETENTION_LOCK_KEY]);
+    await tx.query("select pg_advisory_xact_lock($1, hashtext(current_schema()))", [RETENTION_LOCK_KEY]);
     report = await runRetention(db, OPTIONS); // another connection of the pool, like another instance
   });
   assert.equal(report?.skipped, true);

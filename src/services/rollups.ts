@@ -1,5 +1,5 @@
-// The roll-up job: folds every closed local day into the roll-up tables (migrations/00006), so dashboard
-// queries read raw events only for the days after the watermark (today, and a day that closed minutes ago).
+// The roll-up job: folds events into the roll-up tables (migrations/00006) up to a couple of minutes ago,
+// so dashboard queries read raw events only for the last few minutes.
 import type { Db, Queryable } from "../db/client.ts";
 import { tryRetentionLock } from "../db/retention.ts";
 import {
@@ -7,58 +7,103 @@ import {
   rollUpSourceActions,
   rollupState,
   rollUpTotals,
-  rollUpVisitorDay,
+  rollUpVisitors,
   rollUpVisitRanks,
-  setRollupThrough,
+  roomForRollups,
+  setRolledUntil,
 } from "../db/rollups.ts";
+import { log } from "../server/log.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 
 /**
- * A day is rolled up only this long after it closed: writes are stamped when received but may commit a
- * little later (batched tracking), and an event landing in an already rolled-up day would never be counted.
+ * Events are rolled up only once they are this old: writes are stamped when received but may commit a
+ * little later (batched tracking), and an event landing before the watermark would never be counted.
  */
-export const ROLLUP_GRACE_MS = 15 * 60_000;
+export const ROLLUP_GRACE_MS = 2 * 60_000;
 
 export interface RollupReport {
-  /** The last day rolled up after this run (null: no day closed yet). */
+  /** The last local day with roll-up rows after this run (null: nothing to roll up yet). */
   through: string | null;
-  /** Days that got daily totals, ranking rows and source rows in this run. */
+  /** Days written (or rewritten) with totals, ranking rows and source rows in this run. */
   days: number;
   rankRows: number;
   sourceRows: number;
 }
 
-/** The last local day that may be rolled up at `now`. */
-export function lastClosedDay(timeZone: string, now: Date): string {
-  return addDays(todayIn(timeZone, new Date(now.getTime() - ROLLUP_GRACE_MS)), -1);
+/** Where the watermark goes at `now`. */
+export function rollUpTarget(now: Date): Date {
+  return new Date(now.getTime() - ROLLUP_GRACE_MS);
 }
 
 /**
- * Rolls up every closed day after the watermark, oldest first, then moves the watermark; call inside a
- * transaction that holds the retention lock (so one instance does it, and readers see all or nothing).
+ * Rolls up the events before `now` minus the grace period: rewrites the roll-ups of the day the watermark
+ * is in and of every later day, then moves the watermark; call inside a transaction that holds the
+ * retention lock (so one instance does it, and readers see all or nothing).
  */
-export async function rollUpClosedDays(tx: Queryable, timeZone: string, now: Date): Promise<RollupReport> {
-  const target = lastClosedDay(timeZone, now);
+export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): Promise<RollupReport> {
+  const until = rollUpTarget(now);
+  const through = todayIn(timeZone, until);
   const state = await rollupState(tx);
   const report: RollupReport = { through: state.through, days: 0, rankRows: 0, sourceRows: 0 };
-  if (state.through !== null && state.through >= target) return report;
-  const from = state.through !== null ? addDays(state.through, 1) : await earliestRawDay(tx, timeZone);
-  if (from !== null && from <= target) {
-    report.days = await rollUpTotals(tx, from, target, timeZone);
-    report.rankRows = await rollUpVisitRanks(tx, from, target, timeZone);
-    report.sourceRows = await rollUpSourceActions(tx, from, target, timeZone);
-    // Day by day, in order: each day's visitor ranges are counted from the keys seen up to that day.
-    for (let day = from; day <= target; day = addDays(day, 1)) await rollUpVisitorDay(tx, day, timeZone);
+  const previous = state.until ?? null;
+  if (previous !== null && previous >= until) return report;
+  // The first day not final yet: the watermark's day (after 00005 alone, the day after its last one).
+  const from = previous !== null
+    ? todayIn(timeZone, previous)
+    : state.through !== null
+    ? addDays(state.through, 1)
+    : await earliestRawDay(tx, timeZone);
+  if (from !== null && from <= through) {
+    await roomForRollups(tx);
+    report.days = await rollUpTotals(tx, from, until, timeZone);
+    report.rankRows = await rollUpVisitRanks(tx, from, until, timeZone);
+    report.sourceRows = await rollUpSourceActions(tx, from, until, timeZone);
+    await rollUpVisitors(tx, from, until, timeZone);
   }
-  await setRollupThrough(tx, target);
-  report.through = target;
+  await setRolledUntil(tx, through, until);
+  report.through = through;
   return report;
 }
 
-/** Runs the roll-up job once in its own transaction (start-up, seeding); null when another instance holds the lock. */
+/** Runs the roll-up job once in its own transaction; null when another instance holds the lock. */
 export async function runRollups(db: Db, timeZone: string, now: Date): Promise<RollupReport | null> {
   return await db.transaction(async (tx) => {
     if (!await tryRetentionLock(tx)) return null;
-    return await rollUpClosedDays(tx, timeZone, now);
+    return await rollUpToNow(tx, timeZone, now);
   });
+}
+
+export interface RollupTimerOptions {
+  timeZone: string;
+  /** Delay before the first run; default five seconds. */
+  firstDelayMs?: number;
+  /** Time between runs; default five minutes (the raw part of a dashboard query stays that small). */
+  intervalMs?: number;
+  now?: () => Date;
+}
+
+/** Runs the job soon after start and then every interval, until `stop()` (which waits for a run in progress). */
+export function startRollups(db: Db, options: RollupTimerOptions): { stop(): Promise<void> } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    running = runRollups(db, options.timeZone, options.now?.() ?? new Date())
+      .then((report) => {
+        if (report?.days) log.debug("roll-up run", { ...report });
+      })
+      .catch((error) => log.error("roll-up run failed", { error: String(error), stack: error?.stack }))
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 300_000);
+      });
+  };
+  timer = setTimeout(tick, options.firstDelayMs ?? 5_000);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }

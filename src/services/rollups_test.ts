@@ -4,7 +4,7 @@ import { getAs, seedAdmin, signIn } from "../testing/admin.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import { rollupState } from "../db/rollups.ts";
 import { seedAnalytics } from "../../bench/seed.ts";
-import { lastClosedDay, runRollups } from "./rollups.ts";
+import { runRollups, startRollups } from "./rollups.ts";
 
 const TZ = "America/Sao_Paulo";
 // 12:00 local on 22 November 2026: 21 November is the last closed day.
@@ -61,27 +61,34 @@ appTest(
     );
     const raw = await answers(t, cookie, PATHS);
 
-    const report = await runRollups(t.db, TZ, NOW);
-    assert.equal(report?.through, "2026-11-21");
-    assert.ok((report?.days ?? 0) >= 78, `days rolled up: ${report?.days}`);
+    // As a server would: a run after start-up, then one now and then (a month apart, a day apart), then now.
+    const days = (n: number) => new Date(NOW.getTime() - n * 86_400_000);
+    let rolled = 0;
+    for (const at of [days(50), days(19.6), days(1), NOW]) {
+      rolled += (await runRollups(t.db, TZ, at))?.days ?? 0;
+    }
+    const state = await rollupState(t.db);
+    assert.equal(state.through, "2026-11-22");
+    assert.equal(state.until?.toISOString(), "2026-11-22T14:58:00.000Z");
+    assert.ok(rolled >= 79, `days rolled up: ${rolled}`);
     assert.deepEqual(await answers(t, cookie, PATHS), raw);
 
-    // Days up to the watermark are read from the roll-ups only: without their raw rows nothing changes
+    // Events before the watermark are read from the roll-ups only: without their raw rows nothing changes
     // (and had the roll-ups been added to raw rows, the answers above would have doubled).
-    await t.db.query("delete from visits where occurred_at < $1", [sp("2026-11-22T00:00:00")]);
-    await t.db.query("delete from clicks where occurred_at < $1", [sp("2026-11-22T00:00:00")]);
-    await t.db.query("delete from conversions where occurred_at < $1", [sp("2026-11-22T00:00:00")]);
+    for (const table of ["visits", "clicks", "conversions"]) {
+      await t.db.query(`delete from ${table} where occurred_at < $1`, [state.until]);
+    }
     assert.deepEqual(await answers(t, cookie, PATHS), raw);
   },
   { now: () => NOW },
 );
 
 appTest(
-  "rollups: a day is rolled up only once closed (plus the grace period); the event just before midnight counts on its day",
+  "rollups: events are rolled up to two minutes ago, across midnight; later ones stay raw and answers never change",
   async (t) => {
     await seedAdmin(t.db);
     const cookie = await signIn(t);
-    await insertVisit(t.db, sp("2026-11-21T23:59:00"), "a", "/pt-br", { utmSource: "google" });
+    await insertVisit(t.db, sp("2026-11-21T23:57:00"), "a", "/pt-br", { utmSource: "google" });
     await insertClick(t.db, sp("2026-11-21T23:59:30"), { utmSource: "google" });
     await insertVisit(t.db, sp("2026-11-22T00:00:00"), "a", "/pt-br", { utmSource: "google" });
     await insertVisit(t.db, sp("2026-11-22T00:05:00"), "b", "/en");
@@ -100,28 +107,37 @@ appTest(
       { ...summary.current, uniqueVisitors: 2, visits: 3, clicks: 1, conversions: 1 },
     );
 
-    // Ten minutes after midnight the day that just closed is still inside the grace period.
-    const early = new Date("2026-11-22T03:10:00Z");
-    assert.equal(lastClosedDay(TZ, early), "2026-11-20");
-    assert.equal((await runRollups(t.db, TZ, early))?.days, 0);
-    assert.equal((await rollupState(t.db)).through, "2026-11-20");
+    // At 00:01 the watermark is 23:59 on the 21st: the first visit is rolled up, the click at 23:59:30
+    // (its day's last event) and today's events are still raw.
+    assert.equal((await runRollups(t.db, TZ, sp("2026-11-22T00:01:00")))?.days, 1);
+    assert.deepEqual(await rollupState(t.db), {
+      through: "2026-11-21",
+      until: sp("2026-11-21T23:59:00"),
+      purgedThrough: null,
+    });
+    assert.deepEqual(
+      await t.db.query("select to_char(day, 'YYYY-MM-DD') as day, visits, clicks from daily_totals"),
+      [{ day: "2026-11-21", visits: 1, clicks: 0 }],
+    );
     assert.deepEqual(await answers(t, cookie, paths), raw);
 
-    // Twenty minutes after midnight it is rolled up: the visit at 23:59 stays on the 21st, key "a" is
-    // still one visitor over both days (one raw, one rolled up), and today stays raw.
-    const later = new Date("2026-11-22T03:20:00Z");
-    assert.equal((await runRollups(t.db, TZ, later))?.days, 1);
-    assert.equal((await rollupState(t.db)).through, "2026-11-21");
-    const totals = await t.db.query(
-      "select to_char(day, 'YYYY-MM-DD') as day, visits, unique_visitors, clicks, conversions from daily_totals",
+    // At 00:06 the 21st is final (its click added) and today is rolled up to 00:04: key "a" stays one
+    // visitor over both days, "b" (00:05) is still raw.
+    assert.equal((await runRollups(t.db, TZ, sp("2026-11-22T00:06:00")))?.days, 2);
+    assert.deepEqual(
+      await t.db.query(
+        "select to_char(day, 'YYYY-MM-DD') as day, visits, unique_visitors, clicks, conversions from daily_totals order by 1",
+      ),
+      [
+        { day: "2026-11-21", visits: 1, unique_visitors: 1, clicks: 1, conversions: 0 },
+        { day: "2026-11-22", visits: 1, unique_visitors: 1, clicks: 0, conversions: 0 },
+      ],
     );
-    assert.deepEqual(totals, [{
-      day: "2026-11-21",
-      visits: 1,
-      unique_visitors: 1,
-      clicks: 1,
-      conversions: 0,
-    }]);
+    assert.deepEqual(await answers(t, cookie, paths), raw);
+
+    // A run with nothing new changes nothing; a later one rolls the rest up.
+    assert.equal((await runRollups(t.db, TZ, sp("2026-11-22T00:06:00")))?.days, 0);
+    assert.equal((await runRollups(t.db, TZ, sp("2026-11-22T12:00:00")))?.days, 1);
     assert.deepEqual(await answers(t, cookie, paths), raw);
   },
 );
@@ -171,14 +187,17 @@ appTest(
     await insertVisit(t.db, sp("2026-11-05T09:00:00"), "b-nov", "/pt-br");
     await insertVisit(t.db, sp("2026-11-21T09:00:00"), "d-nov", "/pt-br");
     await insertVisit(t.db, sp("2026-11-22T09:00:00"), "d-nov", "/pt-br");
+    // Within the last two minutes (still raw after the run): d again, and e for the first time.
+    await insertVisit(t.db, sp("2026-11-22T11:59:00"), "e-nov", "/pt-br");
+    await insertVisit(t.db, sp("2026-11-22T11:59:30"), "d-nov", "/pt-br");
     const ranges: [string, string, number][] = [
-      ["2026-10-20", "2026-11-22", 5],
+      ["2026-10-20", "2026-11-22", 6],
       ["2026-10-20", "2026-11-10", 4],
       ["2026-10-22", "2026-10-24", 0],
       ["2026-10-25", "2026-11-02", 4],
       ["2026-11-03", "2026-11-05", 1],
-      ["2026-11-21", "2026-11-22", 1],
-      ["2026-11-22", "2026-11-22", 1],
+      ["2026-11-21", "2026-11-22", 2],
+      ["2026-11-22", "2026-11-22", 2],
     ];
     const uniques = async () => {
       const out: number[] = [];
@@ -192,15 +211,59 @@ appTest(
     const expected = ranges.map(([, , n]) => n);
     assert.deepEqual(await uniques(), expected);
     await runRollups(t.db, TZ, NOW);
+    assert.equal(
+      (await t.db.query("select count(*)::int as n from visits where occurred_at >= $1", [
+        (await rollupState(t.db)).until,
+      ]))[0].n,
+      2,
+    );
     assert.deepEqual(await uniques(), expected);
-    // The daily series still adds up to more: a and b visited twice, d once on each side of the watermark.
+    // The daily series adds up to more: a and b visited on two days, d on two days, e on one.
     const series = await getAs(
       t,
       cookie,
       "/api/tracking/unique-visits?startDate=2026-10-20&endDate=2026-11-22",
     );
     const daily = (await series.json()) as { count: number }[];
-    assert.equal(daily.reduce((n, d) => n + d.count, 0), 8);
+    assert.equal(daily.reduce((n, d) => n + d.count, 0), 9);
   },
   { now: () => NOW },
 );
+
+appTest("rollups: every visitor range count equals the distinct keys of its raw visits", async (t) => {
+  await seedAnalytics(t.db, { visits: 2500, days: 45, timeZone: TZ, now: NOW, seed: 11 });
+  await t.db.exec("delete from rollup_state; delete from visitor_days; delete from visitor_ranges;");
+  for (const at of [new Date("2026-10-20T12:00:00Z"), new Date("2026-11-03T12:00:00Z"), NOW]) {
+    await runRollups(t.db, TZ, at);
+  }
+  const { until } = await rollupState(t.db);
+  const wrong = await t.db.query(
+    `select to_char(r.month, 'YYYY-MM') as month, r.first_day, r.last_day, r.visitors, count(distinct v.visitor_key)::int as raw
+       from visitor_ranges r left join visits v
+         on v.occurred_at < $2 and date_trunc('month', v.occurred_at at time zone $1)::date = r.month
+        and extract(day from v.occurred_at at time zone $1) between r.first_day and r.last_day
+      group by 1, 2, 3, 4 having r.visitors <> count(distinct v.visitor_key)`,
+    [TZ, until],
+  );
+  assert.deepEqual(wrong, []);
+  const n = await t.db.query<{ n: number }>("select count(*)::int as n from visitor_ranges");
+  // Every range ending on a rolled-up day: October from the 9th (the first day with data), November to the
+  // 22nd (today, up to the watermark).
+  assert.equal(n[0].n, (31 * 32) / 2 - (8 * 9) / 2 + (22 * 23) / 2);
+});
+
+appTest("rollups: the timer runs the job soon after start and stops cleanly", async (t) => {
+  await insertVisit(t.db, sp("2026-11-22T09:00:00"), "a", "/pt-br");
+  const job = startRollups(t.db, { timeZone: TZ, now: () => NOW, firstDelayMs: 0, intervalMs: 3_600_000 });
+  try {
+    for (let i = 0; i < 200 && (await rollupState(t.db)).through === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  } finally {
+    await job.stop();
+  }
+  assert.equal((await rollupState(t.db)).through, "2026-11-22");
+  assert.deepEqual(await t.db.query("select visits, unique_visitors from daily_totals"), [
+    { visits: 1, unique_visitors: 1 },
+  ]);
+});
