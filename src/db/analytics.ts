@@ -77,14 +77,14 @@ export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: st
     `with ${SPLIT}
      select date, sum(n)::int as count from (
        select to_char(day, 'YYYY-MM-DD') as date, count(*) as n from (
-         select distinct (occurred_at at time zone $3)::date as day, visitor_key from visits, b
-          where ${RAW("occurred_at")}
+         select distinct (occurred_at at time zone $3)::date as day,
+                date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key
+           from visits, b where ${RAW("occurred_at")}
        ) d
-       -- The watermark's day is partly rolled up: a key already counted there is not counted again.
-       where not exists (
-         select 1 from visitor_days v
-          where v.month = date_trunc('month', d.day)::date and v.visitor_key = d.visitor_key
-            and v.days & (1 << (extract(day from d.day)::int - 1)) <> 0)
+       -- The watermark's day is partly rolled up: a key already counted there is not counted again. A
+       -- scalar subquery per key (a primary-key lookup): these are the last few minutes' keys only.
+       where coalesce((select v.days from visitor_days v where v.month = d.month and v.visitor_key = d.visitor_key), 0)
+             & (1 << (extract(day from d.day)::int - 1)) = 0
        group by day
        union all
        select ${ROLLUP_DAY}, unique_visitors from daily_totals, b where ${ROLLED} and visits > 0
