@@ -129,7 +129,8 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
   const origin = `http://127.0.0.1:${PORT}`;
   const logFile = `${work}/${name}.log`;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("src/main.ts", root).pathname],
+    // The V8 flag is the one `deno task start` and the Dockerfile run the server with.
+    args: ["run", "-A", "--v8-flags=--max-semi-space-size=2", new URL("src/main.ts", root).pathname],
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
@@ -206,6 +207,51 @@ async function measured(server: Server, spec: LoadSpec): Promise<LoadResult & { 
   return { ...result, cpuUs: result.requests ? (used * 1000) / result.requests : 0 };
 }
 
+type Measured = LoadResult & { cpuUs: number };
+
+/** Two runs as one: counts and durations add up, latency percentiles take the worse run. */
+function merge(a: Measured, b: Measured): Measured {
+  const statuses = { ...a.statuses };
+  for (const [code, n] of Object.entries(b.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const requests = a.requests + b.requests;
+  const duration = a.duration + b.duration;
+  return {
+    requests,
+    rps: duration ? requests / duration : 0,
+    p50: Math.max(a.p50, b.p50),
+    p99: Math.max(a.p99, b.p99),
+    ok2xx: a.ok2xx + b.ok2xx,
+    non2xx: a.non2xx + b.non2xx,
+    errors: a.errors + b.errors,
+    timeouts: a.timeouts + b.timeouts,
+    statuses,
+    duration,
+    cpuUs: requests ? (a.cpuUs * a.requests + b.cpuUs * b.requests) / requests : 0,
+  };
+}
+
+/**
+ * The ceiling and the measured route in ABBA order, half the duration each time, so a change in the machine's
+ * load during the run weighs on both alike. `during` wraps the two measured halves (memory sampling).
+ */
+async function paired(
+  server: Server,
+  ceiling: LoadSpec,
+  measuredSpec: LoadSpec,
+  during: (run: () => Promise<Measured>) => Promise<Measured> = (run) => run(),
+): Promise<{ c: Measured; m: Measured }> {
+  const half = Math.max(1, Math.round(DURATION / 2));
+  const c1 = await measured(server, { ...ceiling, duration: half });
+  const m = await during(async () =>
+    merge(
+      await measured(server, { ...measuredSpec, duration: half }),
+      await measured(server, { ...measuredSpec, duration: half }),
+    )
+  );
+  const c2 = await measured(server, { ...ceiling, duration: half });
+  return { c: merge(c1, c2), m };
+}
+
 /** Samples VmRSS every 100 ms until stopped; returns the largest sample. */
 function sampleRss(pid: number) {
   let max = 0;
@@ -233,8 +279,11 @@ async function benchPages(server: Server) {
   const encoding = probe.headers.get("content-encoding") ?? "identity";
   await load({ url: page, headers, duration: WARMUP });
   await load({ url: ceiling, headers, duration: WARMUP });
-  const c = await measured(server, { url: ceiling, headers, duration: DURATION });
-  const p = await measured(server, { url: page, headers, duration: DURATION });
+  const { c, m: p } = await paired(server, { url: ceiling, headers, duration: DURATION }, {
+    url: page,
+    headers,
+    duration: DURATION,
+  });
   const r = ratio(p.rps, c.rps);
   const section = "public pages";
   add({
@@ -251,6 +300,14 @@ async function benchPages(server: Server) {
     measurement: "GET /pt-br p99 ms",
     value: fmt(p.p99),
     ceiling: fmt(c.p99),
+    ratio: "",
+    floor: "",
+  });
+  add({
+    section,
+    measurement: "server CPU per request, µs",
+    value: fmt(p.cpuUs),
+    ceiling: fmt(c.cpuUs),
     ratio: "",
     floor: "",
   });
@@ -299,13 +356,23 @@ async function benchIngest(server: Server, kind: "pglite" | "postgres") {
   const bare = { ...visit, url: `${server.origin}/__bench/204` };
   await load({ ...bare, duration: WARMUP });
   const warm = await load({ ...visit, duration: WARMUP });
-  const c = await measured(server, { ...bare, duration: DURATION });
-  // Start the peak (VmHWM) afresh, so it is the peak under ingestion, not of start-up (PGlite's initdb).
-  const reset = await Deno.writeTextFile(`/proc/${server.pid}/clear_refs`, "5").then(() => true, () => false);
-  const stopSampling = sampleRss(server.pid);
-  const v = await measured(server, { ...visit, duration: DURATION });
-  const peakSampled = stopSampling();
-  const mem = await memoryOf(server.pid);
+  let reset = false;
+  let mem = { hwm: 0, rss: 0 };
+  let peakSampled = 0;
+  const { c, m: v } = await paired(
+    server,
+    { ...bare, duration: DURATION },
+    { ...visit, duration: DURATION },
+    async (run) => {
+      // Start the peak (VmHWM) afresh, so it is the peak under ingestion, not of start-up (PGlite's initdb).
+      reset = await Deno.writeTextFile(`/proc/${server.pid}/clear_refs`, "5").then(() => true, () => false);
+      const stopSampling = sampleRss(server.pid);
+      const result = await run();
+      mem = await memoryOf(server.pid); // the peak since the reset: memory under the ingestion load only
+      peakSampled = stopSampling();
+      return result;
+    },
+  );
   const eventsPerSecond = v.ok2xx / (v.duration || DURATION);
   const bareRps = c.ok2xx / (c.duration || DURATION);
   const r = ratio(eventsPerSecond, bareRps);
@@ -422,14 +489,15 @@ try {
       });
       add({
         section: "memory",
-        measurement: `server peak RSS, ${kind} ingestion (VmHWM; max sampled VmRSS ${
-          fmt(result.peakSampled)
-        })`,
+        measurement: `server peak RSS under ${kind} ingestion (VmHWM${
+          result.reset ? "" : " since start"
+        }; max sampled VmRSS ${fmt(result.peakSampled)} MB)`,
         value: `${fmt(result.mem.hwm)} MB`,
         ceiling: "",
         ratio: "",
-        floor: "≤ 200 MB",
-        pass: result.mem.hwm <= 200,
+        // The floor is on the PostgreSQL deployment: with PGlite the database itself lives in the process.
+        floor: kind === "postgres" ? "≤ 200 MB" : "",
+        pass: kind === "postgres" ? result.mem.hwm <= 200 : null,
       });
     } finally {
       await server.stop();

@@ -53,7 +53,7 @@ function writerFor(db: Db): Batcher<Queued, void> {
     writer = createBatcher<Queued, void>({
       write: (items) => writeBatch(db, items),
       // PostgreSQL overlaps a few batches on its pool; PGlite has one connection anyway.
-      maxInFlight: db.kind === "postgres" ? 4 : 1,
+      maxInFlight: db.kind === "postgres" ? 8 : 1,
       onError: (error, events) =>
         log.error("tracking batch not stored", {
           error: error instanceof Error ? error.message : String(error),
