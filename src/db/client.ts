@@ -1,10 +1,20 @@
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+
+/** How one statement is sent. */
+export interface QueryOptions {
+  /**
+   * PostgreSQL: keep the statement prepared on each pooled connection, so later runs skip the describe round
+   * trip and the parse and plan. For hot statements whose best plan does not depend on the parameter values;
+   * others are sent unprepared and planned for their values each time. PGlite ignores it.
+   */
+  prepare?: boolean;
+}
 
 /** Anything that can run one parameterised statement: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
 }
@@ -35,6 +45,8 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 async function openPglite(dataDir?: string): Promise<Db> {
   if (dataDir) await Deno.mkdir(dataDir, { recursive: true }); // PGlite's own mkdir is not recursive
+  // Loaded only here: a PostgreSQL deployment never pays PGlite's ~12 MB of memory.
+  const { PGlite } = await import("@electric-sql/pglite");
   const pg = await PGlite.create(dataDir ? { dataDir } : {});
   const wrap = (q: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
@@ -67,11 +79,13 @@ function openPostgres(url: string, options: DbOptions): Db {
     // watermark) is large enough to trigger it, so it is off for our sessions.
     connection: { jit: "off", ...(options.schema ? { search_path: options.schema } : {}) },
   });
-  type Unsafe = { unsafe: (q: string, p?: unknown[]) => Promise<unknown> };
+  type Unsafe = { unsafe: (q: string, p?: unknown[], o?: { prepare?: boolean }) => Promise<unknown> };
   const wrap = (q: Unsafe): Queryable => ({
-    async query<T>(text: string, params: unknown[] = []) {
+    async query<T>(text: string, params: unknown[] = [], options: QueryOptions = {}) {
+      // postgres.js sends `unsafe` text unprepared unless asked: a describe round trip, then parse and plan.
+      const result = await q.unsafe(text, params as never[], { prepare: options.prepare ?? false });
       // A plain array, like PGlite returns (postgres.js adds count/columns properties to its result).
-      return Array.from(await q.unsafe(text, params as never[]) as T[]);
+      return Array.from(result as T[]);
     },
     async exec(text: string) {
       await q.unsafe(text); // no parameters: simple protocol, several statements allowed

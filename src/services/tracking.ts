@@ -39,10 +39,8 @@ interface Queued extends BatchedEvent {
  * database, so several instances share them.
  */
 async function writeBatch(db: Db, items: Queued[]): Promise<(void | Error)[]> {
-  const hits = await storeEventBatch(db, LIMITS.tracking.max, items);
-  return items.map((item, i) =>
-    hits[i] > LIMITS.tracking.max ? new RateLimited(item.retryAfterSeconds) : undefined
-  );
+  const refused = await storeEventBatch(db, LIMITS.tracking.max, items);
+  return items.map((item, i) => refused.has(i) ? new RateLimited(item.retryAfterSeconds) : undefined);
 }
 
 const writers = new WeakMap<Db, Batcher<Queued, void>>();
@@ -54,6 +52,9 @@ function writerFor(db: Db): Batcher<Queued, void> {
       write: (items) => writeBatch(db, items),
       // PostgreSQL overlaps a few batches on its pool; PGlite has one connection anyway.
       maxInFlight: db.kind === "postgres" ? 8 : 1,
+      // No waiting for company: while batches are in flight, new events queue and go together in the next
+      // one anyway, and any fixed wait would add to every answer's latency.
+      maxWaitMs: 0,
       onError: (error, events) =>
         log.error("tracking batch not stored", {
           error: error instanceof Error ? error.message : String(error),
