@@ -130,7 +130,12 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
   const logFile = `${work}/${name}.log`;
   const child = new Deno.Command(Deno.execPath(), {
     // The V8 flag is the one `deno task start` and the Dockerfile run the server with.
-    args: ["run", "-A", "--v8-flags=--max-semi-space-size=2", new URL("src/main.ts", root).pathname],
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024",
+      new URL("src/main.ts", root).pathname,
+    ],
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
