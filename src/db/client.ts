@@ -38,6 +38,50 @@ export interface DbOptions {
   max?: number;
 }
 
+/** The database cannot be reached (refused, timed out, connection lost, shutting down): answer 503, retry later. */
+export class DatabaseUnavailable extends Error {
+  constructor(override readonly cause: unknown) {
+    super(`database unavailable: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+// postgres.js and socket error codes, and PostgreSQL's connection-class SQLSTATEs, that mean the connection is
+// gone: the socket is closed or will be (the server ends the session after these).
+const CONNECTION_LOST = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "ECONNRESET",
+  "EPIPE",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "08003", // connection_does_not_exist
+  "08006", // connection_failure
+]);
+// ...and those that mean no connection can be made right now.
+const CANNOT_CONNECT = new Set([
+  "ECONNREFUSED",
+  "CONNECT_TIMEOUT",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P03", // cannot_connect_now (starting up or shutting down)
+  "53300", // too_many_connections
+  "08001", // sqlclient_unable_to_establish_sqlconnection
+  "08004", // sqlserver_rejected_establishment_of_sqlconnection
+]);
+const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code ?? "");
+const connectionLost = (error: unknown) => CONNECTION_LOST.has(codeOf(error));
+
+/** True for an error that says the database is out of reach rather than that the statement was wrong. */
+export function isUnavailable(error: unknown): boolean {
+  return error instanceof DatabaseUnavailable || connectionLost(error) || CANNOT_CONNECT.has(codeOf(error));
+}
+
+const unavailableOr = (error: unknown) => isUnavailable(error) ? new DatabaseUnavailable(error) : error;
+
 /** Opens the configured database: PostgreSQL when a URL is given, else PGlite. */
 export async function openDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir);
@@ -69,6 +113,10 @@ function openPostgres(url: string, options: DbOptions): Db {
     max: options.max ?? 10,
     onnotice: () => {},
     connect_timeout: 5,
+    // A query that finds no open connection waits for a new one, and postgres.js spaces reconnection attempts
+    // by a backoff that grows to 20 s: while the database is down every request would hang that long. A flat
+    // 20 ms makes each waiting query try at once and fail fast (503) until the database is back.
+    backoff: () => 0.02,
     idle_timeout: 60,
     // int8 (counts, ids) as JS numbers; our values stay far below 2^53.
     types: {
@@ -82,20 +130,57 @@ function openPostgres(url: string, options: DbOptions): Db {
   type Unsafe = { unsafe: (q: string, p?: unknown[], o?: { prepare?: boolean }) => Promise<unknown> };
   const wrap = (q: Unsafe): Queryable => ({
     async query<T>(text: string, params: unknown[] = [], options: QueryOptions = {}) {
-      // postgres.js sends `unsafe` text unprepared unless asked: a describe round trip, then parse and plan.
-      const result = await q.unsafe(text, params as never[], { prepare: options.prepare ?? false });
-      // A plain array, like PGlite returns (postgres.js adds count/columns properties to its result).
-      return Array.from(result as T[]);
+      try {
+        // postgres.js sends `unsafe` text unprepared unless asked: a describe round trip, then parse and plan.
+        const result = await q.unsafe(text, params as never[], { prepare: options.prepare ?? false });
+        // A plain array, like PGlite returns (postgres.js adds count/columns properties to its result).
+        return Array.from(result as T[]);
+      } catch (error) {
+        throw unavailableOr(error);
+      }
     },
     async exec(text: string) {
-      await q.unsafe(text); // no parameters: simple protocol, several statements allowed
+      try {
+        await q.unsafe(text); // no parameters: simple protocol, several statements allowed
+      } catch (error) {
+        throw unavailableOr(error);
+      }
     },
   });
   return {
     kind: "postgres",
     ...wrap(sql as unknown as Unsafe),
-    transaction: <T>(fn: (tx: Queryable) => Promise<T>) =>
-      sql.begin((tx) => fn(wrap(tx as unknown as Unsafe))) as Promise<T>,
+    transaction: <T>(fn: (tx: Queryable) => Promise<T>) => {
+      // When the connection dies inside a transaction, postgres.js answers the failed body by sending ROLLBACK
+      // on that dead connection, and its deferred write then throws on a null socket outside any promise,
+      // which ends the process. So a body that failed because the connection is gone never settles (nothing
+      // is sent after it), no further statement of it is sent, and the transaction is abandoned at once with
+      // DatabaseUnavailable; postgres.js returns the connection to its pool when the socket closes.
+      let lost = false;
+      let abandon!: (error: unknown) => void;
+      const abandoned = new Promise<never>((_, reject) => abandon = reject);
+      const body = sql.begin((tx) => {
+        const q = wrap(tx as unknown as Unsafe);
+        const guarded: Queryable = {
+          query: (text, params, options) =>
+            lost
+              ? Promise.reject(new DatabaseUnavailable("connection lost"))
+              : q.query(text, params, options),
+          exec: (text) => lost ? Promise.reject(new DatabaseUnavailable("connection lost")) : q.exec(text),
+        };
+        return fn(guarded).catch((error) => {
+          const cause = error instanceof DatabaseUnavailable ? error.cause : error;
+          if (!connectionLost(cause) && !lost) throw error;
+          lost = true;
+          abandon(error);
+          return new Promise<never>(() => {});
+        });
+      }) as Promise<T>;
+      return Promise.race([body, abandoned]).catch((error) => {
+        lost = true;
+        throw unavailableOr(error);
+      });
+    },
     close: () => sql.end({ timeout: 5 }),
   };
 }
