@@ -60,12 +60,29 @@ const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, tim
 // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
 const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
 
+/** How long in-flight requests get to finish after SIGTERM; the process is gone well within 10 s. */
+const DRAIN_LIMIT_MS = 6_000;
+const EXIT_LIMIT_MS = 9_500;
+
 let stopping = false;
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info("shutting down: finishing in-flight requests", { signal });
-  await server.shutdown(); // stops accepting, waits for in-flight requests
+  // Whatever happens below (a client that never finishes sending its body, a database that stopped
+  // answering), the process exits before an orchestrator's usual 10 s grace period ends.
+  setTimeout(() => {
+    log.error("shutdown took too long: exiting now", { limitMs: EXIT_LIMIT_MS });
+    Deno.exit(1);
+  }, EXIT_LIMIT_MS);
+  // Stops accepting, waits for the requests in flight (each acknowledged event is committed before its 202).
+  const drained = await Promise.race([
+    server.shutdown().then(() => true),
+    new Promise<false>((resolve) => setTimeout(() => resolve(false), DRAIN_LIMIT_MS)),
+  ]);
+  if (!drained) {
+    log.warn("requests still open after the drain limit: closing anyway", { limitMs: DRAIN_LIMIT_MS });
+  }
   await closeTracking(db); // writes any tracking batch still queued before the database closes
   await metaWorker.stop(); // lets a delivery in progress record its outcome
   await retention.stop(); // lets a run in progress commit
