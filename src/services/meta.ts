@@ -17,8 +17,12 @@ import { buildServerEvent, type EventInput, type MetaClient } from "./meta_event
 
 export const META_BATCH_MAX = 1000;
 export const META_TIMEOUT_MS = 1500;
-/** Transient failures are retried for this long after the event was queued, then recorded as failed. */
-export const META_RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * Transient failures are retried for this long after the event was queued, then recorded as failed. Meta
+ * refuses a whole request if any event in it is more than 7 days old; 6 days keeps a margin, and rides out
+ * an outage of the Graph API (or of our network) over a long weekend.
+ */
+export const META_RETRY_WINDOW_MS = 6 * 24 * 60 * 60 * 1000;
 const LEASE_MS = 60_000;
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 60 * 60 * 1000;
@@ -118,7 +122,7 @@ export interface DeliveryReport {
 
 /**
  * Sends every due event once (batches of up to 1,000): delivered ones are marked sent, transient failures
- * are rescheduled with backoff until 24 h have passed, validation errors are recorded and not retried.
+ * are rescheduled with backoff until 6 days have passed, validation errors are recorded and not retried.
  */
 export async function deliverDueMetaEvents(
   db: Db,
@@ -166,7 +170,7 @@ async function deliverBatch(
   }
   for (const row of rows) {
     if (now.getTime() - row.createdAt.getTime() >= META_RETRY_WINDOW_MS) {
-      await markMetaEventsFailed(db, [row.id], `gave up after 24 h: ${outcome.error}`);
+      await markMetaEventsFailed(db, [row.id], `gave up after 6 days (Meta refuses events over 7 days old): ${outcome.error}`);
       report.failed++;
       continue;
     }

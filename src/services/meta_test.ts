@@ -13,8 +13,10 @@ interface FakeGraph {
     path: string;
     body: { data: Record<string, unknown>[]; access_token: string; test_event_code?: string };
   }[];
-  /** What the next requests get: status and JSON body; "down" refuses connections. */
-  mode: "ok" | "500" | "400" | "transient400";
+  /** Event ids of every request answered 200 (what Meta accepted). */
+  delivered: string[];
+  /** What the next requests get: status and JSON body; "hang" answers only after the client's timeout. */
+  mode: "ok" | "500" | "400" | "transient400" | "hang";
   down(): Promise<void>;
   up(): void;
   close(): Promise<void>;
@@ -26,6 +28,7 @@ function fakeGraph(): FakeGraph {
   const fake: FakeGraph = {
     url: "",
     requests: [],
+    delivered: [],
     mode: "ok",
     async down() {
       await server?.shutdown();
@@ -43,11 +46,16 @@ function fakeGraph(): FakeGraph {
             error: { message: "Invalid parameter", type: "OAuthException", code: 100, fbtrace_id: "Abc" },
           }, { status: 400 });
         }
+        if (fake.mode === "hang") {
+          await new Promise((resolve) => setTimeout(resolve, 2_000)); // past the worker's 1.5 s timeout
+          return Response.json({ error: { message: "late", code: 2 } }, { status: 503 });
+        }
         if (fake.mode === "transient400") {
           return Response.json({ error: { message: "Temporary", code: 100, is_transient: true } }, {
             status: 400,
           });
         }
+        fake.delivered.push(...body.data.map((e: Record<string, unknown>) => String(e.event_id)));
         return Response.json({ events_received: body.data.length, messages: [], fbtrace_id: "x" });
       });
       port = (server.addr as Deno.NetAddr).port;
@@ -264,24 +272,102 @@ dbTest(
   },
 );
 
-dbTest("meta: transient failures give up after 24 hours", async (db) => {
-  const fake = fakeGraph();
-  try {
-    const c = clock("2026-11-20T15:00:00Z");
-    const config = configFor(fake);
-    await queueMetaEvent(db, config, lead("lead_4_d"), client, c.now());
-    fake.mode = "500";
-    for (let i = 0; i < 40; i++) {
-      await deliverDueMetaEvents(db, config, { now: c.now });
-      c.advance(3600_000);
+dbTest(
+  "meta: Graph API out for 48 hours (errors, refused connections, timeouts): nothing lost, each event delivered exactly once within an hour of its return",
+  async (db) => {
+    const fake = fakeGraph();
+    try {
+      const c = clock("2026-11-20T15:00:00Z");
+      const config = configFor(fake);
+      const STEP_MS = 10 * 60_000; // the worker runs every 2 s in production; every 10 min is its worst case here
+      const ids: string[] = [];
+      let maxGapMs = 0; // longest wait between two attempts at the same event
+      const lastTry = new Map<string, number>();
+      // 48 hours: 500s for 16 h, connections refused for 16 h, 500s for 16 h with three rounds of timeouts.
+      for (let step = 0; step < 48 * 6; step++) {
+        const hour = step / 6;
+        if (step === 16 * 6) await fake.down();
+        if (step === 32 * 6) fake.up();
+        fake.mode = hour >= 40 && hour < 40.5 ? "hang" : "500";
+        if (step % 4 === 0) {
+          const id = `lead_outage_${step}`;
+          ids.push(id);
+          await queueMetaEvent(db, config, lead(id), client, c.now());
+        }
+        await deliverDueMetaEvents(db, config, { now: c.now });
+        for (const row of await listMetaEvents(db)) {
+          if (!row.attempts) continue;
+          const previous = lastTry.get(row.eventId);
+          if (previous !== undefined && row.attempts > (lastTry.get(`${row.eventId}#n`) ?? 0)) {
+            maxGapMs = Math.max(maxGapMs, c.now().getTime() - previous);
+          }
+          if (row.attempts > (lastTry.get(`${row.eventId}#n`) ?? 0)) {
+            lastTry.set(row.eventId, c.now().getTime());
+            lastTry.set(`${row.eventId}#n`, row.attempts);
+          }
+        }
+        c.advance(STEP_MS);
+      }
+      const during = await listMetaEvents(db);
+      assert.equal(fake.delivered.length, 0);
+      assert.ok(during.every((r) => r.status === "pending"), "an event was given up during the outage");
+
+      fake.mode = "ok";
+      const backAt = c.now().getTime();
+      let allSentAt = 0;
+      for (let step = 0; step < 24 && !allSentAt; step++) {
+        await deliverDueMetaEvents(db, config, { now: c.now });
+        if ((await listMetaEvents(db)).every((r) => r.status === "sent")) allSentAt = c.now().getTime();
+        else c.advance(STEP_MS);
+      }
+      const counts = new Map<string, number>();
+      for (const id of fake.delivered) counts.set(id, (counts.get(id) ?? 0) + 1);
+      console.log(
+        `meta outage 48 h: ${ids.length} events queued, ${counts.size} delivered, ${
+          [...counts.values()].filter((n) => n > 1).length
+        } delivered twice, longest wait between attempts ${
+          Math.round(maxGapMs / 60_000)
+        } min, all delivered ${
+          Math.round((allSentAt - backAt) / 60_000)
+        } min after the API returned (worker every 10 min)`,
+      );
+      assert.ok(allSentAt > 0, "not everything was delivered within 4 hours of the API's return");
+      assert.ok(allSentAt - backAt <= 70 * 60_000, "an event waited more than the one-hour backoff cap");
+      assert.deepEqual([...counts.keys()].sort(), [...ids].sort());
+      assert.ok([...counts.values()].every((n) => n === 1), "an event was delivered twice");
+      assert.ok(maxGapMs <= 70 * 60_000, `an event waited ${maxGapMs} ms between attempts`);
+    } finally {
+      await fake.close();
     }
-    const [row] = await listMetaEvents(db);
-    assert.equal(row.status, "failed");
-    assert.match(row.lastError ?? "", /gave up after 24 h/);
-  } finally {
-    await fake.close();
-  }
-});
+  },
+);
+
+dbTest(
+  "meta: transient failures give up after 6 days, before Meta would refuse the event as too old",
+  async (db) => {
+    const fake = fakeGraph();
+    try {
+      const c = clock("2026-11-20T15:00:00Z");
+      const config = configFor(fake);
+      await queueMetaEvent(db, config, lead("lead_4_d"), client, c.now());
+      fake.mode = "500";
+      for (let hour = 0; hour < 5 * 24; hour++) {
+        await deliverDueMetaEvents(db, config, { now: c.now });
+        c.advance(3600_000);
+      }
+      assert.equal((await listMetaEvents(db))[0].status, "pending"); // still retrying after 5 days
+      for (let hour = 0; hour < 2 * 24; hour++) {
+        await deliverDueMetaEvents(db, config, { now: c.now });
+        c.advance(3600_000);
+      }
+      const [row] = await listMetaEvents(db);
+      assert.equal(row.status, "failed");
+      assert.match(row.lastError ?? "", /gave up after 6 days/);
+    } finally {
+      await fake.close();
+    }
+  },
+);
 
 dbTest("meta: nothing is queued or sent without a pixel id and token", async (db) => {
   const config = testConfig({ META_PIXEL_ID: "123456789012345" });
