@@ -170,7 +170,11 @@ async function deliverBatch(
   }
   for (const row of rows) {
     if (now.getTime() - row.createdAt.getTime() >= META_RETRY_WINDOW_MS) {
-      await markMetaEventsFailed(db, [row.id], `gave up after 6 days (Meta refuses events over 7 days old): ${outcome.error}`);
+      await markMetaEventsFailed(
+        db,
+        [row.id],
+        `gave up after 6 days (Meta refuses events over 7 days old): ${outcome.error}`,
+      );
       report.failed++;
       continue;
     }
