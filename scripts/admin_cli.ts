@@ -57,7 +57,11 @@ if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENG
 }
 
 const config = loadConfig(Deno.env.toObject());
-const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const db = await openDb({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+});
 try {
   await migrate(db);
   if (command === "create") {

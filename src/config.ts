@@ -10,6 +10,8 @@ const schema = z.object({
   PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres://").optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  // Free space the embedded database keeps on DATA_DIR's disk: below it, writes answer 503 until freed.
+  DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
   ANALYTICS_TZ: z.string().refine(isTimeZone, "must be an IANA time zone such as America/Sao_Paulo")
     .default("America/Sao_Paulo"),
   TRUST_PROXY: flag.default(false),

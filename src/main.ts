@@ -1,6 +1,7 @@
 // Start: config -> db -> migrate -> bootstrap admin -> serve; drain on SIGTERM.
 import { ConfigError, loadConfig } from "./config.ts";
-import { openDb } from "./db/client.ts";
+import { type Db, openDb } from "./db/client.ts";
+import { StorageError } from "./db/storage_guard.ts";
 import { migrate } from "./db/migrate.ts";
 import { createApp } from "./app.ts";
 import { loadAssets } from "./server/assets.ts";
@@ -32,7 +33,24 @@ globalThis.addEventListener("unhandledrejection", (event) => {
 globalThis.addEventListener("error", (event) => {
   log.error("uncaught exception", { error: String(event.message), stack: event.error?.stack });
 });
-const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+let db: Db;
+try {
+  db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+  });
+} catch (error) {
+  if (error instanceof StorageError) {
+    // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
+    console.error(
+      `${error.message}\nThe embedded database needs DATA_DIR to be a writable directory with at least ` +
+        `${config.DATA_DIR_MIN_FREE_MB} MB free (DATA_DIR_MIN_FREE_MB). Nothing stored there was changed.`,
+    );
+    Deno.exit(1);
+  }
+  throw error;
+}
 const applied = await migrate(db);
 if (applied.length) log.info("migrations applied", { applied });
 if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {

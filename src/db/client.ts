@@ -1,5 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { createStorageGuard, describeFsError, isReadOnly, StorageError } from "./storage_guard.ts";
 
 /** How one statement is sent. */
 export interface QueryOptions {
@@ -24,6 +25,8 @@ export interface Db extends Queryable {
   readonly kind: "pglite" | "postgres";
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Why writes are refused right now (the embedded database's DATA_DIR full or unwritable), else null. */
+  writeProblem(): string | null;
   close(): Promise<void>;
 }
 
@@ -36,6 +39,8 @@ export interface DbOptions {
   schema?: string;
   /** Pool size for PostgreSQL. */
   max?: number;
+  /** PGlite in `dataDir`: free space kept in reserve, writes refused below it; default 64 MB. */
+  minFreeBytes?: number;
 }
 
 /** The database cannot be reached (refused, timed out, connection lost, shutting down): answer 503, retry later. */
@@ -71,6 +76,8 @@ const CANNOT_CONNECT = new Set([
   "53300", // too_many_connections
   "08001", // sqlclient_unable_to_establish_sqlconnection
   "08004", // sqlserver_rejected_establishment_of_sqlconnection
+  "53100", // disk_full: nothing was written, try again once space is freed
+  "58030", // io_error
 ]);
 const codeOf = (error: unknown) => String((error as { code?: unknown } | null)?.code ?? "");
 const connectionLost = (error: unknown) => CONNECTION_LOST.has(codeOf(error));
@@ -84,26 +91,68 @@ const unavailableOr = (error: unknown) => isUnavailable(error) ? new DatabaseUna
 
 /** Opens the configured database: PostgreSQL when a URL is given, else PGlite. */
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : await openPglite(options.dataDir);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : await openPglite(options.dataDir, options.minFreeBytes);
 }
 
-async function openPglite(dataDir?: string): Promise<Db> {
-  if (dataDir) await Deno.mkdir(dataDir, { recursive: true }); // PGlite's own mkdir is not recursive
+async function openPglite(dataDir?: string, minFreeBytes = 64 * 1024 * 1024): Promise<Db> {
+  const guard = dataDir ? createStorageGuard(dataDir, { minFreeBytes }) : undefined;
+  if (dataDir) {
+    try {
+      await Deno.mkdir(dataDir, { recursive: true }); // PGlite's own mkdir is not recursive
+    } catch (error) {
+      throw new StorageError(`DATA_DIR ${dataDir} cannot be created: ${describeFsError(error)}`);
+    }
+    // Starting writes too (recovery, a checkpoint): on a full or read-only disk PGlite fails obscurely.
+    const problem = guard!.problem();
+    if (problem) throw new StorageError(problem);
+  }
   // Loaded only here: a PostgreSQL deployment never pays PGlite's ~12 MB of memory.
   const { PGlite } = await import("@electric-sql/pglite");
-  const pg = await PGlite.create(dataDir ? { dataDir } : {});
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create(dataDir ? { dataDir } : {});
+  } catch (error) {
+    throw new StorageError(
+      `the embedded database in DATA_DIR ${dataDir ?? "(memory)"} could not be opened: ${
+        error instanceof Error ? error.message : String(error)
+      }`,
+    );
+  }
+  // Writes wait while DATA_DIR is full or unwritable (storage_guard.ts says why); reads go on. A statement
+  // that fails while the storage is in trouble is put down to it (503), whatever PostgreSQL called it.
+  const refuse = (sql: string) => {
+    const problem = guard && !isReadOnly(sql) ? guard.problem() : null;
+    if (problem) throw new DatabaseUnavailable(new StorageError(problem));
+  };
+  const failed = (error: unknown) => {
+    const problem = guard?.problem();
+    return problem ? new DatabaseUnavailable(new StorageError(problem)) : unavailableOr(error);
+  };
   const wrap = (q: Pick<PGlite, "query" | "exec">): Queryable => ({
     async query<T>(sql: string, params: unknown[] = []) {
-      return (await q.query<T>(sql, params)).rows;
+      refuse(sql);
+      try {
+        return (await q.query<T>(sql, params)).rows;
+      } catch (error) {
+        throw failed(error);
+      }
     },
     async exec(sql: string) {
-      await q.exec(sql);
+      refuse(sql);
+      try {
+        await q.exec(sql);
+      } catch (error) {
+        throw failed(error);
+      }
     },
   });
   return {
     kind: "pglite",
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    writeProblem: () => guard?.problem() ?? null,
     close: () => pg.close(),
   };
 }
@@ -181,6 +230,8 @@ function openPostgres(url: string, options: DbOptions): Db {
         throw unavailableOr(error);
       });
     },
+    // The server manages its own disk; a full one answers 53100 (disk_full), mapped to 503 above.
+    writeProblem: () => null,
     close: () => sql.end({ timeout: 5 }),
   };
 }

@@ -4,7 +4,11 @@ import { openDb } from "./client.ts";
 import { migrate } from "./migrate.ts";
 
 const config = loadConfig(Deno.env.toObject());
-const db = await openDb({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const db = await openDb({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+});
 try {
   const applied = await migrate(db);
   console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");

@@ -42,6 +42,7 @@ function brokenDb(query: () => Promise<never>): Db {
     query: query as Db["query"],
     exec: query,
     transaction: query,
+    writeProblem: () => null,
     close: () => Promise.resolve(),
   };
 }

@@ -3,7 +3,11 @@ import { appliedMigrations } from "../db/migrate.ts";
 
 export type Readiness =
   | { ready: true }
-  | { ready: false; reason: "database_unreachable" | "migrations_pending"; pending?: number };
+  | {
+    ready: false;
+    reason: "database_unreachable" | "migrations_pending" | "storage_unavailable";
+    pending?: number;
+  };
 
 /** How long a readiness probe waits for the database before calling it unreachable. */
 export const READINESS_TIMEOUT_MS = 2000;
@@ -18,7 +22,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Ready when the database answers within `timeoutMs` and every migration shipped with this build is
- * recorded as applied (an instance of a newer build must not take traffic on an older schema).
+ * recorded as applied (an instance of a newer build must not take traffic on an older schema), and it can
+ * write (DATA_DIR of the embedded database).
  */
 export async function checkReadiness(
   db: Db,
@@ -31,6 +36,8 @@ export async function checkReadiness(
   } catch {
     return { ready: false, reason: "database_unreachable" };
   }
+  // The embedded database's disk is full or read-only: it cannot take leads until an operator acts.
+  if (db.writeProblem()) return { ready: false, reason: "storage_unavailable" };
   const done = new Set(applied);
   const pending = expectedMigrations.filter((name) => !done.has(name)).length;
   return pending ? { ready: false, reason: "migrations_pending", pending } : { ready: true };

@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.ts";
+import { type Db, isUnavailable } from "../db/client.ts";
 import {
   type BatchedEvent,
   type EventTable,
@@ -43,6 +43,9 @@ async function writeBatch(db: Db, items: Queued[]): Promise<(void | Error)[]> {
   return items.map((item, i) => refused.has(i) ? new RateLimited(item.retryAfterSeconds) : undefined);
 }
 
+const UNAVAILABLE_LOG_EVERY_MS = 5_000;
+let lastUnavailableLog = 0;
+
 const writers = new WeakMap<Db, Batcher<Queued, void>>();
 
 function writerFor(db: Db): Batcher<Queued, void> {
@@ -55,11 +58,15 @@ function writerFor(db: Db): Batcher<Queued, void> {
       // No waiting for company: while batches are in flight, new events queue and go together in the next
       // one anyway, and any fixed wait would add to every answer's latency.
       maxWaitMs: 0,
-      onError: (error, events) =>
-        log.error("tracking batch not stored", {
-          error: error instanceof Error ? error.message : String(error),
-          events,
-        }),
+      onError: (error, events) => {
+        const fields = { error: error instanceof Error ? error.message : String(error), events };
+        if (!isUnavailable(error)) return log.error("tracking batch not stored", fields);
+        // The database is away or its disk full: every batch fails at once, so one line every few seconds.
+        const now = Date.now();
+        if (now - lastUnavailableLog < UNAVAILABLE_LOG_EVERY_MS) return;
+        lastUnavailableLog = now;
+        log.warn("tracking batches refused: database unavailable", fields);
+      },
     });
     writers.set(db, writer);
   }
