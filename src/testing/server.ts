@@ -13,6 +13,7 @@ export function freePort(): number {
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   /** Everything the process printed so far (for failure messages). */
   output(): string;
   /** SIGTERM, then waits for the exit; returns the exit code. */
@@ -24,6 +25,8 @@ export interface StartOptions {
   env: Record<string, string>;
   /** Working directory of the child; default a new temporary directory. */
   cwd?: string;
+  /** Flags for `deno run` before the script, e.g. the V8 flags `deno task start` uses. */
+  denoFlags?: string[];
   /** How long to wait for /healthz; default 90 s (PGlite's first start on a busy machine is slow). */
   timeoutMs?: number;
 }
@@ -33,7 +36,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const port = freePort();
   const cwd = options.cwd ?? await Deno.makeTempDir({ prefix: "server_cwd_" });
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN],
+    args: ["run", "-A", ...(options.denoFlags ?? []), MAIN],
     cwd,
     env: { ...options.env, PORT: String(port), HOST: "127.0.0.1", NO_COLOR: "1" },
     stdout: "piped",
@@ -52,6 +55,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const url = `http://127.0.0.1:${port}`;
   const server: ServerProcess = {
     url,
+    pid: child.pid,
     output: () => text,
     async stop() {
       if (!exited) child.kill("SIGTERM");

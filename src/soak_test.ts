@@ -1,0 +1,42 @@
+// The soak script (bench/soak.ts) as a short run in the suite, so it keeps working: 20 s of mixed traffic at a
+// fixed rate on PGlite. The 10-minute runs and their figures are in docs/RELIABILITY.md.
+import assert from "node:assert/strict";
+
+Deno.test({
+  name: "soak: 20 s of mixed traffic at a fixed rate — zero 5xx, every request answered, nothing lost",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../bench/soak.ts", import.meta.url).pathname,
+        "--minutes",
+        "0.33",
+        "--rate",
+        "60",
+        "--json",
+      ],
+      env: { BENCH_DATABASE_URL: "", DATABASE_URL: "" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    const detail = stdout + new TextDecoder().decode(out.stderr);
+    const figures = JSON.parse(stdout.trim().split("\n").at(-1)!);
+    console.log(stdout.split("\n").slice(0, 1).join(""));
+    assert.ok(figures.requests >= 1000, detail);
+    assert.equal(figures.serverErrors, 0, detail);
+    assert.equal(figures.noAnswer, 0, detail);
+    assert.equal(figures.serverExitCode, 0, detail);
+    assert.deepEqual([figures.leads.lost, figures.leads.doubled], [0, 0], detail);
+    assert.ok(figures.leads.accepted > 50, detail);
+    assert.ok(figures.visits.stored >= figures.visits.acknowledged, detail);
+    for (const kind of ["page", "asset", "visit", "click", "conversion", "lead", "dashboard"]) {
+      assert.ok(figures.kinds[kind]?.requests > 0, `no ${kind} requests: ${detail}`);
+    }
+    // Memory flatness needs minutes to mean anything; here it is only reported.
+    assert.ok(figures.rssMb.end > 0, detail);
+  },
+});
