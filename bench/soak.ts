@@ -1,7 +1,7 @@
 // Soak: mixed traffic (pages, static files, tracking, leads, the dashboard) at a fixed rate against the real
 // server for a long stretch, to show it keeps answering (no 5xx), loses nothing and does not grow.
 //
-//   deno run -A bench/soak.ts [--minutes 10] [--rate 150] [--db pglite|postgres] [--json]
+//   deno run -A bench/soak.ts [--minutes 10] [--rate 100] [--db pglite|postgres] [--json]
 //
 // The server is src/main.ts in its own process with the V8 flags of `deno task start`; PostgreSQL runs when
 // --db postgres and BENCH_DATABASE_URL (or DATABASE_URL) is set, in a fresh schema dropped afterwards. The load
@@ -12,15 +12,15 @@ import { parseArgs } from "node:util";
 import { openDb } from "../src/db/client.ts";
 import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { LANGS } from "../src/shared/languages.ts";
-import { startServer } from "../src/testing/server.ts";
+import { freePort, startServer } from "../src/testing/server.ts";
 import { LOAD_ORIGIN } from "../src/testing/load.ts";
-import { type Kind, rssSampler, summarize, Tally } from "./soak_report.ts";
+import { type Kind, liveHeapMb, rssSampler, summarize, Tally, warmMinute } from "./soak_report.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
     minutes: { type: "string", default: "10" },
-    rate: { type: "string", default: "150" },
+    rate: { type: "string", default: "100" },
     db: { type: "string", default: "pglite" },
     json: { type: "boolean", default: false },
   },
@@ -67,8 +67,12 @@ if (values.db === "postgres") {
   };
 }
 
+const inspectorPort = freePort();
 const server = await startServer({
-  denoFlags: ["--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024"],
+  denoFlags: [
+    `--inspect=127.0.0.1:${inspectorPort}`,
+    "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024",
+  ],
   env: {
     PUBLIC_ORIGIN: LOAD_ORIGIN,
     TRUST_PROXY: "1",
@@ -135,7 +139,7 @@ const tracked = () => ({
 const leads = new Map<string, number>(); // idempotency key -> accepted answers
 let leadCount = 0;
 
-/** One request of the mix; resolves to its status. Weights: pages 40, assets 5, tracking 32, leads 10, dashboard 13. */
+/** One request of the mix (WEIGHTS below); resolves to its status. */
 async function one(kind: Kind): Promise<number> {
   let res: Response;
   switch (kind) {
@@ -184,14 +188,17 @@ async function one(kind: Kind): Promise<number> {
   return res.status;
 }
 
+// Roughly a marketing site's day: mostly page views and their tracking, a lead now and then, and one
+// administrator reading the dashboard (each dashboard request is a real query over everything stored so far;
+// on PGlite it runs on the server's one JavaScript thread).
 const WEIGHTS: [Kind, number][] = [
-  ["page", 40],
-  ["asset", 5],
-  ["visit", 20],
-  ["click", 8],
+  ["page", 45],
+  ["asset", 8],
+  ["visit", 25],
+  ["click", 10],
   ["conversion", 4],
-  ["lead", 10],
-  ["dashboard", 13],
+  ["lead", 6],
+  ["dashboard", 2],
 ];
 const TOTAL_WEIGHT = WEIGHTS.reduce((sum, [, w]) => sum + w, 0);
 function kindAt(r: number): Kind {
@@ -203,6 +210,10 @@ const tally = new Tally();
 let inFlight = 0;
 const pending = new Set<Promise<void>>();
 const started = performance.now();
+// The live heap once the warm-up is over (a full collection through the inspector, under the load).
+const heapAtWarm = new Promise<number>((resolve) =>
+  setTimeout(() => resolve(liveHeapMb(inspectorPort)), warmMinute(DURATION_MS / 60_000) * 60_000)
+);
 let due = 0;
 console.error(
   `soak: ${values.minutes} min at ${RATE} requests/s on ${values.db}, server pid ${server.pid} …`,
@@ -238,6 +249,7 @@ await new Promise<void>((resolve) => {
   }, 10);
 });
 await Promise.all(pending);
+const heap = { warm: await heapAtWarm, end: await liveHeapMb(inspectorPort) };
 const memory = rss.stop();
 const exitCode = await server.stop();
 
@@ -256,6 +268,7 @@ const accepted = [...leads].filter(([, n]) => n > 0).map(([key]) => key);
 const report = summarize({
   tally,
   memory,
+  heap,
   exitCode,
   minutes: Number(values.minutes),
   rate: RATE,

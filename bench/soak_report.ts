@@ -59,6 +59,35 @@ export function rssSampler(pid: number, everyMs: number) {
   };
 }
 
+/**
+ * The server's live JavaScript heap after a full garbage collection, in MB, through its inspector (the server
+ * runs with --inspect on a loopback port). RSS alone cannot tell a leak from a heap V8 has not collected yet:
+ * it grows for minutes while major collections are deferred, then levels off.
+ */
+export async function liveHeapMb(inspectorPort: number): Promise<number> {
+  const [target] = await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json();
+  const ws = new WebSocket(target.webSocketDebuggerUrl);
+  await new Promise((resolve, reject) => (ws.onopen = resolve, ws.onerror = reject));
+  let id = 0;
+  const call = (method: string) =>
+    new Promise<Record<string, number>>((resolve) => {
+      const mine = ++id;
+      ws.addEventListener("message", function onMessage(event) {
+        const message = JSON.parse(event.data);
+        if (message.id !== mine) return;
+        ws.removeEventListener("message", onMessage);
+        resolve(message.result);
+      });
+      ws.send(JSON.stringify({ id: mine, method }));
+    });
+  try {
+    await call("HeapProfiler.collectGarbage");
+    return (await call("Runtime.getHeapUsage")).usedSize / 1024 / 1024;
+  } finally {
+    ws.close();
+  }
+}
+
 /** Least-squares slope, MB per minute. */
 function slope(points: { minute: number; mb: number }[]): number {
   const n = points.length;
@@ -70,14 +99,16 @@ function slope(points: { minute: number; mb: number }[]): number {
   return den ? num / den : 0;
 }
 
-// Memory is flat when the second half of the run grows by at most 1 MB a minute (a leak that size would be
-// 1.4 GB a day) and the end is within 10% + 16 MB of the warm figure (caches and the database's buffers fill
-// in the first part of a run, so growth before the warm point is expected and reported, not judged).
-const FLAT_SLOPE_MB_PER_MIN = 1;
+// Memory is flat when the live heap after a full collection at the end is within 10% + 4 MB of the same
+// figure after the warm-up (caches fill during the warm-up, so growth before it is reported, not judged).
+// RSS is reported with its slope over the second half: it includes heap V8 has not collected yet.
+const flatHeap = (warm: number, end: number) => end <= warm * 1.1 + 4;
 
 export interface SoakInput {
   tally: Tally;
   memory: { minute: number; mb: number }[];
+  /** Live heap after a full collection, after the warm-up and at the end (MB). */
+  heap: { warm: number; end: number };
   exitCode: number;
   minutes: number;
   rate: number;
@@ -86,18 +117,21 @@ export interface SoakInput {
   visits: { acknowledged: number; stored: number };
 }
 
+/** When the warm-up ends: a tenth of the run, and at least a minute (half of a run shorter than two). */
+export function warmMinute(minutes: number): number {
+  return Math.max(minutes * 0.1, Math.min(1, minutes / 2));
+}
+
 export function summarize(input: SoakInput) {
   const { tally, memory } = input;
-  const warmAt = Math.max(input.minutes * 0.1, Math.min(1, input.minutes / 2));
+  const warmAt = warmMinute(input.minutes);
   const warm = memory.find((s) => s.minute >= warmAt) ?? memory[0];
   const start = memory[0];
   const end = memory.at(-1)!;
   const secondHalf = memory.filter((s) => s.minute >= end.minute / 2);
   const memorySlope = slope(secondHalf);
-  // A slope over a couple of minutes says nothing: shorter runs report memory without a verdict.
-  const flat = input.minutes < 2
-    ? null
-    : memorySlope <= FLAT_SLOPE_MB_PER_MIN && end.mb <= warm.mb * 1.1 + 16;
+  // A run of a minute or two says little about growth: shorter runs report memory without a verdict.
+  const flat = input.minutes < 2 ? null : flatHeap(input.heap.warm, input.heap.end);
   const requests = tally.count(() => true);
   const serverErrors = tally.count((s) => s >= 500);
   const noAnswer = tally.count((s) => s === 0);
@@ -127,7 +161,10 @@ export function summarize(input: SoakInput) {
       end: end.mb,
       max: Math.max(...memory.map((s) => s.mb)),
       slopeSecondHalfMbPerMin: memorySlope,
+      // One sample a minute, to see whether growth levels off.
+      byMinute: memory.filter((_, i) => i % 12 === 0).map((s) => Math.round(s.mb)),
     },
+    liveHeapMb: input.heap,
     memoryFlat: flat,
     leads: input.leads,
     visits: input.visits,
@@ -149,7 +186,8 @@ export function summarize(input: SoakInput) {
     `server RSS: start ${mb(start.mb)}, warm (${warm.minute.toFixed(1)} min) ${mb(warm.mb)}, end ${
       mb(end.mb)
     }, ` +
-    `max ${mb(figures.rssMb.max)}, second-half slope ${memorySlope.toFixed(2)} MB/min — ` +
+    `max ${mb(figures.rssMb.max)}, second-half slope ${memorySlope.toFixed(2)} MB/min`,
+    `live heap after a full collection: warm ${mb(input.heap.warm)}, end ${mb(input.heap.end)} — ` +
     (flat === null ? "not judged (under 2 min)" : flat ? "flat" : "NOT FLAT"),
     `leads accepted ${input.leads.accepted}, lost ${input.leads.lost}, stored twice ${input.leads.doubled}; ` +
     `visits acknowledged ${input.visits.acknowledged}, stored ${input.visits.stored}; server exit ${input.exitCode}`,
