@@ -103,14 +103,16 @@ export async function readJson<S extends z.ZodType>(
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return "";
   // With a Content-Length (already checked against maxBytes) the HTTP layer stops the body at that length,
   // so one read is safe and much cheaper than a stream loop; the size is checked again all the same.
+  // `req.body` is not touched on this path: in Deno, getting it builds a ReadableStream, and the read then
+  // goes through that stream instead of taking the received body whole (about 10 µs more per request).
   if (req.headers.has("content-length")) {
     const bytes = new Uint8Array(await req.arrayBuffer());
     if (bytes.byteLength > maxBytes) throw new PayloadTooLarge(maxBytes);
     return decodeUtf8(bytes);
   }
+  if (!req.body) return "";
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;

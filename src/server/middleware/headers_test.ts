@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { appTest, TEST_ORIGIN, type TestApp, testApp } from "../../testing/app.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin, sessionCookieOf } from "../../testing/admin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
+import { base64Nonce, base64Of16 } from "./headers.ts";
 
 const lead = { name: "Ana", email: "ana@example.com", whatsapp: "11999990000", plan: "Pro" };
 
@@ -241,4 +242,22 @@ Deno.test({
       await server.shutdown();
     }
   },
+});
+
+Deno.test("headers: the nonce encoder gives what btoa gives, for every byte value in every position", () => {
+  const bytes = new Uint8Array(16 + 256);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
+  for (let at = 0; at <= 256; at++) {
+    const expected = btoa(String.fromCharCode(...bytes.subarray(at, at + 16)));
+    assert.equal(base64Of16(bytes, at), expected, `offset ${at}`);
+  }
+  const random = crypto.getRandomValues(new Uint8Array(16));
+  assert.equal(base64Of16(random, 0), btoa(String.fromCharCode(...random)));
+});
+
+Deno.test("headers: nonces do not repeat across many pool refills", () => {
+  const seen = new Set<string>();
+  for (let i = 0; i < 5_000; i++) seen.add(base64Nonce());
+  assert.equal(seen.size, 5_000);
+  for (const nonce of seen) assert.match(nonce, /^[A-Za-z0-9+/]{22}==$/);
 });
