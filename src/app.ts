@@ -19,15 +19,16 @@ import { lgpdApi } from "./routes/api/lgpd.ts";
 import { benchCeilings } from "./routes/bench.ts";
 
 /**
- * Builds the application. Order: request log (sets the request id), nonce and security headers; compression; static files;
+ * Builds the application. Order: request log (sets the request id), nonce and security headers; for GET,
+ * compression and static files;
  * API sub-apps; pages (which own every remaining GET, including the 404 page).
  */
 export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog());
-  app.use("*", async function injectDeps(c, next) {
+  app.use("*", function injectDeps(c, next) {
     c.set("deps", deps);
-    await next();
+    return next();
   });
   app.use(
     "*",
@@ -36,8 +37,10 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
       extraSources: thirdPartySources(deps.config),
     }),
   );
-  app.use("*", compress());
-  app.use("*", await serveStatic());
+  // Only GET (and HEAD, which Hono routes as GET) answers can be static files or large enough to compress;
+  // POST answers (tracking, leads, login) are small, so they skip both layers.
+  app.get("*", compress());
+  app.get("*", await serveStatic());
 
   if (deps.config.BENCH_CEILINGS) app.route("/", benchCeilings(app));
   app.route("/", healthRoutes());

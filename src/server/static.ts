@@ -73,9 +73,9 @@ export interface StaticOptions {
  */
 export async function serveStatic(options: StaticOptions = {}): Promise<MiddlewareHandler<AppEnv>> {
   const files = await indexFiles(options.root ?? new URL("../../static/", import.meta.url));
-  return async function staticMiddleware(c, next) {
+  return function staticMiddleware(c, next) {
     const file = c.req.method === "GET" || c.req.method === "HEAD" ? files.get(c.req.path) : undefined;
-    if (!file) return await next();
+    if (!file) return next();
     const headers = new Headers({
       "content-type": file.type,
       "etag": file.etag,
@@ -84,7 +84,9 @@ export async function serveStatic(options: StaticOptions = {}): Promise<Middlewa
         : "public, max-age=0, must-revalidate",
     });
     if (file.br || file.gzip) headers.set("vary", "accept-encoding");
-    if (c.req.header("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+    if (c.req.header("if-none-match") === file.etag) {
+      return Promise.resolve(new Response(null, { status: 304, headers }));
+    }
     const accept = c.req.header("accept-encoding") ?? "";
     let body = file.body;
     if (file.br && /\bbr\b/.test(accept)) {
@@ -95,6 +97,8 @@ export async function serveStatic(options: StaticOptions = {}): Promise<Middlewa
       headers.set("content-encoding", "gzip");
     }
     headers.set("content-length", String(body.byteLength));
-    return new Response(c.req.method === "HEAD" ? null : body as Uint8Array<ArrayBuffer>, { headers });
+    return Promise.resolve(
+      new Response(c.req.method === "HEAD" ? null : body as Uint8Array<ArrayBuffer>, { headers }),
+    );
   };
 }

@@ -13,12 +13,12 @@ export interface SameOriginOptions {
  * are ever sent, so other sites cannot read our answers either. GET/HEAD/OPTIONS pass.
  */
 export function sameOrigin(options: SameOriginOptions): MiddlewareHandler<AppEnv> {
-  return async function sameOriginMiddleware(c, next) {
-    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return await next();
+  return function sameOriginMiddleware(c, next) {
+    if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
     const origin = c.req.header("origin");
     const site = c.req.header("sec-fetch-site");
     const ok = origin ? origin === options.origin : site === "same-origin";
     if (!ok) throw new Forbidden("cross-origin request refused");
-    await next();
+    return next();
   };
 }
