@@ -144,3 +144,16 @@ appTest("tracking: a lead at 22:30 in São Paulo stays on that São Paulo day", 
   );
   assert.equal(row.day, "2026-11-20");
 }, { now: () => new Date("2026-11-21T01:30:00Z") });
+
+appTest("tracking: an event keeps its server instant to the millisecond, and its limit window", async (t) => {
+  assert.equal((await t.postJson("/api/tracking/click", click)).status, 202);
+  const [row] = await t.db.query<{ at: string }>(
+    `select to_char(occurred_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as at from clicks`,
+  );
+  assert.equal(row.at, "2026-11-21T02:30:07.123000");
+  const windows = await t.db.query<{ start: string; hits: number }>(
+    `select to_char(window_start at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as start, hits
+       from rate_limits where bucket like 'tracking:%'`,
+  );
+  assert.deepEqual(windows, [{ start: "2026-11-21T02:30:00.000000", hits: 1 }]);
+}, { now: () => new Date("2026-11-21T02:30:07.123Z") });
