@@ -8,7 +8,7 @@ export interface BatcherOptions<T, R> {
   write(items: T[]): Promise<(R | Error)[]>;
   /** Largest batch; a full queue is written at once. */
   maxItems?: number;
-  /** How long the first item of a batch waits for company, in ms. */
+  /** How long the first item of a batch waits for company, in ms; 0: until this turn's I/O is handled. */
   maxWaitMs?: number;
   /** Batches written at the same time (a pool's connections); default 1. */
   maxInFlight?: number;
@@ -36,6 +36,16 @@ interface Pending<T, R> {
   reject(error: unknown): void;
 }
 
+/** Runs `fn` after `ms`; with 0, on the next turn of the event loop (a 0 ms timer waits 1 ms). */
+function schedule(fn: () => void, ms: number): { cancel(): void } {
+  if (ms > 0) {
+    const id = setTimeout(fn, ms);
+    return { cancel: () => clearTimeout(id) };
+  }
+  const id = setImmediate(fn);
+  return { cancel: () => clearImmediate(id) };
+}
+
 /**
  * Group commit: items queue while batches are being written and go together in the next one, so the number
  * of writes follows the database's speed, not the request rate. A failed batch rejects each of its items with
@@ -48,7 +58,9 @@ export function createBatcher<T, R>(options: BatcherOptions<T, R>): Batcher<T, R
   const maxQueued = options.maxQueued ?? 10_000;
   let queue: Pending<T, R>[] = [];
   const inFlight = new Set<Promise<void>>();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // A pending start: a timer for maxWaitMs > 0; with 0, an immediate (the next turn of the event loop, once
+  // the requests whose I/O completed in this turn have queued their items: a timer of 0 would wait 1 ms).
+  let timer: { cancel(): void } | undefined;
   let closed = false;
 
   async function writeBatch(batch: Pending<T, R>[]): Promise<void> {
@@ -72,10 +84,8 @@ export function createBatcher<T, R>(options: BatcherOptions<T, R>): Batcher<T, R
 
   /** Starts batches while there is room; what cannot start now starts when a batch finishes. */
   function pump(): void {
-    if (timer !== undefined) {
-      clearTimeout(timer);
-      timer = undefined;
-    }
+    timer?.cancel();
+    timer = undefined;
     while (queue.length && inFlight.size < maxInFlight) {
       const batch = queue.slice(0, maxItems);
       queue = queue.slice(batch.length);
@@ -93,7 +103,7 @@ export function createBatcher<T, R>(options: BatcherOptions<T, R>): Batcher<T, R
       return new Promise<R>((resolve, reject) => {
         queue.push({ item, resolve, reject });
         if (queue.length >= maxItems) pump();
-        else if (timer === undefined) timer = setTimeout(pump, maxWaitMs);
+        else if (timer === undefined) timer = schedule(pump, maxWaitMs);
       });
     },
     async flush() {

@@ -47,3 +47,20 @@ Deno.test("batcher: a full queue refuses new items at once with 503", async () =
   await b.close();
   await assert.rejects(b.add(7), ServiceUnavailable);
 });
+
+Deno.test("batcher: with no wait, one turn's items go together and a later item gets its own batch", async () => {
+  const batches: number[][] = [];
+  const b = createBatcher<number, number>({
+    write: (items) => {
+      batches.push(items);
+      return Promise.resolve(items);
+    },
+    maxWaitMs: 0,
+    maxInFlight: 8,
+  });
+  const first = [b.add(1), b.add(2), b.add(3)]; // the same turn: one batch
+  await Promise.all(first);
+  await b.add(4); // a later turn: its own batch
+  assert.deepEqual(batches, [[1, 2, 3], [4]]);
+  await b.close();
+});
