@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { type Db, openDb } from "./client.ts";
+import { migrate } from "./migrate.ts";
+import { type BatchedEvent, storeEventBatch } from "./tracking.ts";
+import { dbTest } from "../testing/db.ts";
+
+const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
+
+function event(i: number, at: Date): BatchedEvent {
+  const visitorKey = i.toString(16).padStart(32, "0");
+  return {
+    table: "visits",
+    event: {
+      occurredAt: at,
+      visitorKey,
+      sessionId: `s-${i}`,
+      source: "/pt-br",
+      utmSource: "google",
+      utmCampaign: null,
+      utmMedium: null,
+      utmTerm: null,
+      utmContent: null,
+    },
+    bucket: `tracking:${visitorKey}`,
+    windowStart: new Date(Math.floor(at.getTime() / 60_000) * 60_000),
+  };
+}
+
+async function setting(db: Db): Promise<string> {
+  const [row] = await db.query<{ synchronous_commit: string }>("show synchronous_commit");
+  return row.synchronous_commit;
+}
+
+dbTest(
+  "tracking batch: stored atomically, and its relaxed commit does not leak to the connection",
+  async (db) => {
+    const before = await setting(db);
+    const at = new Date("2026-11-20T15:00:10.250Z");
+    const refused = await storeEventBatch(db, 120, [event(1, at), event(2, at), event(3, at)]);
+    assert.equal(refused.size, 0);
+    const [row] = await db.query<{ n: number }>("select count(*)::int as n from visits");
+    assert.equal(row.n, 3);
+    assert.equal(await setting(db), before, "synchronous_commit is back to its value after the batch");
+  },
+);
+
+// With one connection, the next statement surely runs where the batch did: the setting must be back to "on",
+// or every later write on that connection (leads, sessions) would commit without waiting for the disk.
+Deno.test({
+  name: "postgres: a tracking batch's asynchronous commit stays within its own statement",
+  ignore: !TEST_DATABASE_URL,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const schema = `sync_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
+    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+    await admin.exec(`create schema ${schema}`);
+    const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max: 1 });
+    try {
+      await migrate(db);
+      assert.equal(await setting(db), "on");
+      for (let round = 0; round < 3; round++) {
+        await storeEventBatch(db, 120, [event(round, new Date())]);
+        assert.equal(await setting(db), "on", `after batch ${round + 1}`);
+      }
+    } finally {
+      await db.close();
+      await admin.exec(`drop schema ${schema} cascade`);
+      await admin.close();
+    }
+  },
+});
