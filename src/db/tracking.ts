@@ -1,4 +1,4 @@
-import type { Queryable } from "./client.ts";
+import type { Db, Queryable } from "./client.ts";
 
 export interface TrackedEvent {
   occurredAt: Date;
@@ -76,22 +76,24 @@ const insertFrom = (table: EventTable, columns: string) =>
 // order (concurrent batches cannot deadlock), and each event's hit number is the window's count before this
 // batch plus its rank in the batch.
 //
-// The statement commits asynchronously (`synchronous_commit` off for its own transaction only, through
-// set_config(..., true)): PostgreSQL answers once the commit is in its write-ahead log buffers, and its WAL
-// writer puts it on disk within 3 x wal_writer_delay (600 ms by default) instead of each batch waiting for
-// its own fsync. The one window of loss: if PostgreSQL itself or its host crashes, tracking events
-// acknowledged in that last fraction of a second are gone, whole batches at a time (never half a batch, and
-// nothing is corrupted). An application crash, a restart or SIGTERM loses nothing. Leads, sessions and every
-// other write keep the default synchronous commit. Page views are counts; a lead is a customer.
-const STORE_BATCH = `
-  with relaxed as (select set_config('synchronous_commit', 'off', true)),
+// On PostgreSQL the statement commits asynchronously (`synchronous_commit` off for its own transaction only,
+// through set_config(..., true)): PostgreSQL answers once the commit is in its write-ahead log buffers, and
+// its WAL writer puts it on disk within 3 x wal_writer_delay (600 ms by default) instead of each batch
+// waiting for its own fsync. The one window of loss: if PostgreSQL itself or its host crashes, tracking
+// events acknowledged in that last fraction of a second are gone, whole batches at a time (never half a
+// batch, and nothing is corrupted). An application crash, a restart or SIGTERM loses nothing. Leads, sessions
+// and every other write keep the default synchronous commit. Page views are counts; a lead is a customer.
+// PGlite keeps the synchronous commit: it has no WAL writer of its own and lives in the application's
+// process, so there an application crash is a database crash.
+const storeBatch = (relaxed: boolean) => `
+  with ${relaxed ? "relaxed as (select set_config('synchronous_commit', 'off', true))," : ""}
   input as (
     select r.i, r.t as tbl, r.b as bucket, timestamptz 'epoch' + r.w * interval '1 millisecond' as window_start,
         timestamptz 'epoch' + r.o * interval '1 millisecond' as occurred_at, r.v as visitor_key,
         r.s as session_id, r.p as source, r.us as utm_source, r.uc as utm_campaign, r.um as utm_medium,
         r.ut as utm_term, r.un as utm_content
       from json_to_recordset($1::text::json) as r(i integer, t text, b text, w bigint, o bigint, v text, s text,
-        p text, us text, uc text, um text, ut text, un text), relaxed
+        p text, us text, uc text, um text, ut text, un text)${relaxed ? ", relaxed" : ""}
   ),
   adds as (select bucket, window_start, count(*)::integer as hits from input group by bucket, window_start),
   counted as (
@@ -109,13 +111,14 @@ const STORE_BATCH = `
   ${insertFrom("clicks", COLUMNS)},
   ${insertFrom("conversions", COLUMNS)}
   select i, hit::integer as hit from ranked where hit > $2`;
+const STORE_BATCH = { postgres: storeBatch(true), pglite: storeBatch(false) };
 
 /**
  * Counts a batch of events against their rate-limit windows and stores those whose hit number in their
  * window is at most `max`, atomically. Returns the indexes (in `batch`) of the events refused as over `max`.
  */
 export async function storeEventBatch(
-  db: Queryable,
+  db: Db,
   max: number,
   batch: BatchedEvent[],
 ): Promise<Set<number>> {
@@ -137,6 +140,8 @@ export async function storeEventBatch(
   }));
   // Prepared: the same text runs thousands of times a second, and its plan does not depend on the values.
   // Only the refused events come back (usually none), so an answer costs nothing per stored event.
-  const refused = await db.query<{ i: number }>(STORE_BATCH, [JSON.stringify(rows), max], { prepare: true });
+  const refused = await db.query<{ i: number }>(STORE_BATCH[db.kind], [JSON.stringify(rows), max], {
+    prepare: true,
+  });
   return new Set(refused.map((r) => r.i));
 }
