@@ -244,17 +244,48 @@ async function paired(
   ceiling: LoadSpec,
   measuredSpec: LoadSpec,
   during: (run: () => Promise<Measured>) => Promise<Measured> = (run) => run(),
-): Promise<{ c: Measured; m: Measured }> {
+): Promise<{ c: Measured; m: Measured; stolen: { c: number; m: number } }> {
   const half = Math.max(1, Math.round(DURATION / 2));
+  const s0 = await cpuTimes();
   const c1 = await measured(server, { ...ceiling, duration: half });
+  const s1 = await cpuTimes();
   const m = await during(async () =>
     merge(
       await measured(server, { ...measuredSpec, duration: half }),
       await measured(server, { ...measuredSpec, duration: half }),
     )
   );
+  const s2 = await cpuTimes();
   const c2 = await measured(server, { ...ceiling, duration: half });
-  return { c: merge(c1, c2), m };
+  const s3 = await cpuTimes();
+  const pct = (stolen: number, total: number) => total > 0 ? 100 * stolen / total : 0;
+  return {
+    c: merge(c1, c2),
+    m,
+    stolen: {
+      c: pct(s1.steal - s0.steal + s3.steal - s2.steal, s1.total - s0.total + s3.total - s2.total),
+      m: pct(s2.steal - s1.steal, s2.total - s1.total),
+    },
+  };
+}
+
+/** The machine's CPU time so far (all cores, in ticks) and the part the hypervisor gave to other guests. */
+async function cpuTimes(): Promise<{ steal: number; total: number }> {
+  const fields = (await Deno.readTextFile("/proc/stat")).split("\n")[0].trim().split(/\s+/).slice(1, 9)
+    .map(Number);
+  return { steal: fields[7] ?? 0, total: fields.reduce((a, b) => a + b, 0) };
+}
+
+/** The row that tells how much of the machine the measured runs actually had. */
+function stolenRow(section: string, stolen: { c: number; m: number }) {
+  add({
+    section,
+    measurement: "CPU time stolen by the hypervisor during the runs, %",
+    value: stolen.m.toFixed(1),
+    ceiling: stolen.c.toFixed(1),
+    ratio: "",
+    floor: "",
+  });
 }
 
 /** Samples VmRSS every 100 ms until stopped; returns the largest sample. */
@@ -284,7 +315,7 @@ async function benchPages(server: Server) {
   const encoding = probe.headers.get("content-encoding") ?? "identity";
   await load({ url: page, headers, duration: WARMUP });
   await load({ url: ceiling, headers, duration: WARMUP });
-  const { c, m: p } = await paired(server, { url: ceiling, headers, duration: DURATION }, {
+  const { c, m: p, stolen } = await paired(server, { url: ceiling, headers, duration: DURATION }, {
     url: page,
     headers,
     duration: DURATION,
@@ -316,6 +347,7 @@ async function benchPages(server: Server) {
     ratio: "",
     floor: "",
   });
+  stolenRow(section, stolen);
   const failures = p.non2xx + p.errors + p.timeouts;
   add({
     section,
@@ -364,7 +396,7 @@ async function benchIngest(server: Server, kind: "pglite" | "postgres") {
   let reset = false;
   let mem = { hwm: 0, rss: 0 };
   let peakSampled = 0;
-  const { c, m: v } = await paired(
+  const { c, m: v, stolen } = await paired(
     server,
     { ...bare, duration: DURATION },
     { ...visit, duration: DURATION },
@@ -408,6 +440,7 @@ async function benchIngest(server: Server, kind: "pglite" | "postgres") {
     ratio: "",
     floor: "",
   });
+  stolenRow(section, stolen);
   const failures = v.non2xx + v.errors + v.timeouts;
   add({
     section,
