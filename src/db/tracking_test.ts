@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { type Db, openDb } from "./client.ts";
-import { migrate } from "./migrate.ts";
+import type { Db } from "./client.ts";
 import { type BatchedEvent, storeEventBatch } from "./tracking.ts";
-import { dbTest } from "../testing/db.ts";
+import { dbTest, withOwnSchema } from "../testing/db.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 
@@ -51,22 +50,12 @@ Deno.test({
   ignore: !TEST_DATABASE_URL,
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: async () => {
-    const schema = `sync_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
-    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
-    await admin.exec(`create schema ${schema}`);
-    const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max: 1 });
-    try {
-      await migrate(db);
+  fn: () =>
+    withOwnSchema("sync", 1, async (db) => {
       assert.equal(await setting(db), "on");
       for (let round = 0; round < 3; round++) {
         await storeEventBatch(db, 120, [event(round, new Date())]);
         assert.equal(await setting(db), "on", `after batch ${round + 1}`);
       }
-    } finally {
-      await db.close();
-      await admin.exec(`drop schema ${schema} cascade`);
-      await admin.close();
-    }
-  },
+    }),
 });

@@ -4,6 +4,7 @@ import { type Db, openDb } from "../db/client.ts";
 import { migrate, readMigrations } from "../db/migrate.ts";
 import type { AppDeps, AppEnv } from "../server/env.ts";
 import { appTest, testConfig } from "../testing/app.ts";
+import { withOwnSchema } from "../testing/db.ts";
 import { type HealthOptions, healthRoutes } from "./health.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
@@ -108,20 +109,11 @@ Deno.test({
   ignore: !TEST_DATABASE_URL,
   sanitizeResources: false,
   sanitizeOps: false,
-  fn: async () => {
-    const schema = `health_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
-    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
-    await admin.exec(`create schema ${schema}`);
-    try {
-      const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max: 2 });
-      await migrate(db);
+  fn: () =>
+    withOwnSchema("health", 2, async (db) => {
       const app = probes(db);
       await expectReady(app);
       await db.close();
       await expectUnavailable(app, "database_unreachable");
-    } finally {
-      await admin.exec(`drop schema ${schema} cascade`);
-      await admin.close();
-    }
-  },
+    }),
 });

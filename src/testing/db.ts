@@ -64,3 +64,26 @@ export function dbTest(name: string, fn: (db: Db, kind: DbKind) => Promise<void>
     });
   }
 }
+
+/**
+ * Runs `fn` with its own PostgreSQL pool of `max` connections over a fresh, migrated schema, dropped
+ * afterwards: for tests that close the pool or need to know which connection runs what. Needs TEST_DATABASE_URL.
+ */
+export async function withOwnSchema(
+  prefix: string,
+  max: number,
+  fn: (db: Db) => Promise<void>,
+): Promise<void> {
+  const schema = `${prefix}_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+  await admin.exec(`create schema ${schema}`);
+  const db = await openDb({ databaseUrl: TEST_DATABASE_URL, schema, max });
+  try {
+    await migrate(db);
+    await fn(db);
+  } finally {
+    await db.close().catch(() => {}); // the test may have closed it already
+    await admin.exec(`drop schema ${schema} cascade`);
+    await admin.close();
+  }
+}
