@@ -20,8 +20,7 @@ import { benchCeilings } from "./routes/bench.ts";
 
 /**
  * Builds the application. Order: request log (sets the request id), nonce and security headers; for GET,
- * compression and static files;
- * API sub-apps; pages (which own every remaining GET, including the 404 page).
+ * compression and static files; API sub-apps; pages (which own every remaining GET, including the 404 page).
  */
 export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { extname } from "node:path";
 import type { AppEnv } from "./env.ts";
 
@@ -75,30 +75,30 @@ export async function serveStatic(options: StaticOptions = {}): Promise<Middlewa
   const files = await indexFiles(options.root ?? new URL("../../static/", import.meta.url));
   return function staticMiddleware(c, next) {
     const file = c.req.method === "GET" || c.req.method === "HEAD" ? files.get(c.req.path) : undefined;
-    if (!file) return next();
-    const headers = new Headers({
-      "content-type": file.type,
-      "etag": file.etag,
-      "cache-control": file.immutable
-        ? "public, max-age=31536000, immutable"
-        : "public, max-age=0, must-revalidate",
-    });
-    if (file.br || file.gzip) headers.set("vary", "accept-encoding");
-    if (c.req.header("if-none-match") === file.etag) {
-      return Promise.resolve(new Response(null, { status: 304, headers }));
-    }
-    const accept = c.req.header("accept-encoding") ?? "";
-    let body = file.body;
-    if (file.br && /\bbr\b/.test(accept)) {
-      body = file.br;
-      headers.set("content-encoding", "br");
-    } else if (file.gzip && /\bgzip\b/.test(accept)) {
-      body = file.gzip;
-      headers.set("content-encoding", "gzip");
-    }
-    headers.set("content-length", String(body.byteLength));
-    return Promise.resolve(
-      new Response(c.req.method === "HEAD" ? null : body as Uint8Array<ArrayBuffer>, { headers }),
-    );
+    return file ? Promise.resolve(fileResponse(c, file)) : next();
   };
+}
+
+/** The answer for one known file: 304 when the client has it, else the best encoding it accepts. */
+function fileResponse(c: Context<AppEnv>, file: StaticFile): Response {
+  const headers = new Headers({
+    "content-type": file.type,
+    "etag": file.etag,
+    "cache-control": file.immutable
+      ? "public, max-age=31536000, immutable"
+      : "public, max-age=0, must-revalidate",
+  });
+  if (file.br || file.gzip) headers.set("vary", "accept-encoding");
+  if (c.req.header("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  const accept = c.req.header("accept-encoding") ?? "";
+  let body = file.body;
+  if (file.br && /\bbr\b/.test(accept)) {
+    body = file.br;
+    headers.set("content-encoding", "br");
+  } else if (file.gzip && /\bgzip\b/.test(accept)) {
+    body = file.gzip;
+    headers.set("content-encoding", "gzip");
+  }
+  headers.set("content-length", String(body.byteLength));
+  return new Response(c.req.method === "HEAD" ? null : body as Uint8Array<ArrayBuffer>, { headers });
 }
