@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
-import { readJson } from "../../server/body.ts";
+import { parseOr400, readJsonValue } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { queueMetaEvent } from "../../services/meta.ts";
@@ -31,8 +31,10 @@ export function metaApi(origin: string): Hono<AppEnv> {
   app.use("/api/meta/*", sameOrigin({ origin }));
   app.post("/api/meta/event", async (c) => {
     const bot = isBotRequest(c);
+    // Read before counting, so an aborted upload uses none of the quota; invalid bodies still count.
+    const value = await readJsonValue(c, { maxBytes: META_EVENT_MAX_BYTES });
     if (!bot) await limitAndKey(c, { ...LIMITS.tracking, name: "meta" });
-    const body = await readJson(c, metaEventBody, { maxBytes: META_EVENT_MAX_BYTES });
+    const body = parseOr400(metaEventBody, value);
     if (!bot) {
       const { db, config } = c.get("deps");
       await queueMetaEvent(db, config, body, metaClient(c), nowOf(c));
