@@ -155,7 +155,7 @@ appTest(
 );
 
 appTest(
-  "admin: the 11th failed login in 15 minutes against one account gets 429 from any client",
+  "admin: past 10 failures against one account, unknown browsers wait 2 s, then twice as long after each failure",
   async (t) => {
     clock = new Date("2026-11-10T12:00:00Z");
     await seedAdmin(t.db);
@@ -174,7 +174,27 @@ appTest(
       from(99),
     );
     assert.equal(blocked.status, 429);
-    assert.equal(blocked.headers.get("retry-after"), String(15 * 60));
+    assert.equal(blocked.headers.get("retry-after"), "2");
+    // After the wait one more guess is checked; the next wait doubles.
+    clock = new Date(clock.getTime() + 2_000);
+    assert.equal(
+      (await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: "wrong-11" }, from(11))).status,
+      401,
+    );
+    const longer = await t.postJson(
+      "/api/admin/login",
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      from(99),
+    );
+    assert.equal(longer.headers.get("retry-after"), "4");
+    // The administrator, from a browser never seen before, gets in once the delay has passed.
+    clock = new Date(clock.getTime() + 4_000);
+    const ok = await t.postJson(
+      "/api/admin/login",
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      from(99),
+    );
+    assert.equal(ok.status, 200);
     // Another account from a fresh client is not affected.
     const other = await t.postJson(
       "/api/admin/login",
