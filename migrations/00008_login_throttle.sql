@@ -14,3 +14,8 @@ create table login_devices (
 -- leads): the lead keeps the browser's tracking session id.
 alter table leads add column session_id text;
 create index leads_session_id_idx on leads (session_id) where session_id is not null;
+-- A Meta `Lead` event from the browser is accepted only for a stored lead with that event id.
+alter table leads add column event_id text;
+create index leads_event_id_idx on leads (event_id) where event_id is not null;
+-- Conversions per tracking session are counted against that session's leads.
+create index conversions_session_id_idx on conversions (session_id) where session_id <> '';
