@@ -15,9 +15,9 @@ export interface NewLead {
   page: string | null;
   submittedAt: Date;
   /** The browser's tracking session id (conversions are counted against that session's leads). */
-  sessionId: string | null;
+  sessionId?: string | null;
   /** The Meta event id shared with the browser pixel, if any. */
-  eventId: string | null;
+  eventId?: string | null;
 }
 
 /** Inserts a lead unless one with the same idempotency key exists; returns the new id or null. */
@@ -40,8 +40,8 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
       lead.utmMedium,
       lead.page,
       lead.submittedAt,
-      lead.sessionId,
-      lead.eventId,
+      lead.sessionId ?? null,
+      lead.eventId ?? null,
     ],
   );
   return rows[0] ? Number(rows[0].id) : null;
