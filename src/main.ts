@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
 import { StorageError } from "./db/storage_guard.ts";
 import { migrate } from "./db/migrate.ts";
+import { makePrivate } from "./db/private_dir.ts";
 import { createApp } from "./app.ts";
 import { serveGuarded } from "./server/conn_guard.ts";
 import { loadAssets } from "./server/assets.ts";
@@ -49,6 +50,7 @@ function fatal(what: string, error: Error): never {
   Deno.exit(1);
 }
 let db: Db;
+const freshDataDir = !config.DATABASE_URL && !await Deno.stat(config.DATA_DIR).then(() => true, () => false);
 try {
   db = await openDb({
     databaseUrl: config.DATABASE_URL,
@@ -66,6 +68,7 @@ try {
   }
   throw error;
 }
+if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
 const applied = await migrate(db);
 if (applied.length) log.info("migrations applied", { applied });
 if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
@@ -99,6 +102,25 @@ const metaWorker = startMetaWorker(db, config);
 const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
 // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
 const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
+
+/**
+ * DATA_DIR 0700, its files 0600 (PGlite creates them 0666): at start, saying what was repaired in an existing
+ * directory, and hourly for the files PostgreSQL has created since (the 0700 directory already shuts others out).
+ */
+async function keepDataDirPrivate(dataDir: string, fresh: boolean) {
+  const repaired = await makePrivate(dataDir);
+  if (fresh) {
+    log.info("DATA_DIR created private (directories 0700, files 0600)", { dataDir });
+  } else if (repaired.dirs || repaired.files) {
+    log.warn("DATA_DIR modes repaired: others could read or change the database files", {
+      dataDir,
+      ...repaired,
+    });
+  }
+  setInterval(() => {
+    makePrivate(dataDir).catch((error) => log.warn("DATA_DIR modes not checked", { error: error.message }));
+  }, 3_600_000);
+}
 
 /** How long in-flight requests get to finish after SIGTERM; the process is gone well within 10 s. */
 const DRAIN_LIMIT_MS = 6_000;
