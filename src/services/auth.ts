@@ -12,7 +12,7 @@ import {
 } from "../db/login_failures.ts";
 import { deleteExpiredSessions, deleteOtherSessions } from "../db/sessions.ts";
 import { RateLimited } from "../server/errors.ts";
-import { hashPassword, verifyDummy, verifyPassword } from "./passwords.ts";
+import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import { createSession, generateSessionToken, type Session, sessionIdOf } from "./sessions.ts";
 
 /**
@@ -69,6 +69,36 @@ async function deviceOf(db: Db, token: string | null | undefined, account: strin
 }
 
 /**
+ * Records an attempt against the account as a failure before its password is checked, under per-client and
+ * per-account locks, so parallel guesses cannot all pass the count; returns the record's id, to delete when
+ * the password was right. Throws RateLimited while blocked (the password is not even checked then).
+ */
+async function reserveAttempt(
+  db: Db,
+  attempt: { clientKey: string; account: string; device: string | null; now: Date },
+): Promise<number> {
+  const { clientKey, account, device, now } = attempt;
+  const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
+  const reserved = await db.transaction(async (tx) => {
+    await lockLoginAttempt(tx, clientKey, account);
+    const counts = await loginFailureCounts(
+      tx,
+      { clientKey, account, device },
+      since,
+      Math.max(MAX_CLIENT_FAILURES, MAX_DEVICE_FAILURES),
+    );
+    const wait = device ? blockedFor(counts.device, MAX_DEVICE_FAILURES, now) : Math.max(
+      blockedFor(counts.client, MAX_CLIENT_FAILURES, now),
+      accountDelay(counts.account, counts.accountLatest, now),
+    );
+    if (wait > 0) return { wait };
+    return { id: await insertLoginFailure(tx, { clientKey, account, device, at: now }) };
+  });
+  if (reserved.wait) throw new RateLimited(reserved.wait, TOO_MANY_ATTEMPTS);
+  return reserved.id!;
+}
+
+/**
  * Checks credentials with throttling. The attempt is recorded as a failure under the account's lock before
  * the password is checked, so parallel guesses cannot all pass the count (the record is deleted when the
  * password was right). Throws RateLimited while blocked (the password is not even checked then),
@@ -79,32 +109,19 @@ export async function login(
   input: LoginInput,
 ): Promise<{ token: string; session: Session; deviceToken: string }> {
   const account = input.email.trim().toLowerCase();
-  const since = new Date(input.now.getTime() - LOGIN_WINDOW_MS);
   const device = await deviceOf(db, input.deviceToken, account, input.now);
-  const reserved = await db.transaction(async (tx) => {
-    await lockLoginAttempt(tx, input.clientKey, account);
-    const counts = await loginFailureCounts(
-      tx,
-      { clientKey: input.clientKey, account, device },
-      since,
-      Math.max(MAX_CLIENT_FAILURES, MAX_DEVICE_FAILURES),
-    );
-    const wait = device ? blockedFor(counts.device, MAX_DEVICE_FAILURES, input.now) : Math.max(
-      blockedFor(counts.client, MAX_CLIENT_FAILURES, input.now),
-      accountDelay(counts.account, counts.accountLatest, input.now),
-    );
-    if (wait > 0) return { wait };
-    const id = await insertLoginFailure(tx, { clientKey: input.clientKey, account, device, at: input.now });
-    return { id };
+  const reservation = await reserveAttempt(db, {
+    clientKey: input.clientKey,
+    account,
+    device,
+    now: input.now,
   });
-  if (reserved.wait) throw new RateLimited(reserved.wait, TOO_MANY_ATTEMPTS);
-
   const admin = await findAdminByEmail(db, account);
   const ok = admin
     ? await verifyPassword(admin.password_hash, input.password)
     : await verifyDummy(input.password);
   if (!admin || !ok) throw new BadCredentials(BAD_CREDENTIALS);
-  await deleteLoginFailure(db, reserved.id!);
+  await deleteLoginFailure(db, reservation);
   let deviceToken = input.deviceToken!;
   if (!device) {
     deviceToken = generateSessionToken();
@@ -119,18 +136,34 @@ export async function login(
 
 export class WrongCurrentPassword extends Error {}
 
-/** Changes the password after verifying the current one; every other session of the admin ends. */
+export class UnacceptablePassword extends Error {}
+
+/**
+ * Changes the password after verifying the current one, throttled like a sign-in (a stolen session cannot
+ * guess the current password at leisure); every other session of the admin ends. The new password may be
+ * neither the current one nor one of the most common passwords.
+ */
 export async function changePassword(
   db: Db,
   session: Session,
-  currentPassword: string,
-  newPassword: string,
+  change: { currentPassword: string; newPassword: string; clientKey: string; deviceToken?: string | null },
+  now: Date,
 ): Promise<void> {
+  const account = session.email.trim().toLowerCase();
+  const device = await deviceOf(db, change.deviceToken, account, now);
+  const reservation = await reserveAttempt(db, { clientKey: change.clientKey, account, device, now });
   const admin = await findAdminById(db, session.adminId);
-  if (!admin || !(await verifyPassword(admin.password_hash, currentPassword))) {
+  if (!admin || !(await verifyPassword(admin.password_hash, change.currentPassword))) {
     throw new WrongCurrentPassword("Senha atual incorreta.");
   }
-  const passwordHash = await hashPassword(newPassword);
+  await deleteLoginFailure(db, reservation);
+  if (change.newPassword === change.currentPassword) {
+    throw new UnacceptablePassword("A nova senha deve ser diferente da atual.");
+  }
+  if (await isCommonPassword(change.newPassword)) {
+    throw new UnacceptablePassword("Essa senha está entre as mais usadas. Escolha outra.");
+  }
+  const passwordHash = await hashPassword(change.newPassword);
   await db.transaction(async (tx) => {
     await updateAdminPassword(tx, admin.id, passwordHash);
     await deleteOtherSessions(tx, admin.id, session.id);

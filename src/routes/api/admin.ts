@@ -19,6 +19,7 @@ import {
   changePassword,
   DEVICE_DAYS,
   login,
+  UnacceptablePassword,
   WrongCurrentPassword,
 } from "../../services/auth.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../services/passwords.ts";
@@ -88,11 +89,18 @@ adminApi.post("/logout", loadSession(), async (c) => {
 adminApi.post("/change-password", requireAdmin(), async (c) => {
   const session = adminSession(c);
   const body = await readJson(c, changeSchema, { maxBytes: BODY_LIMIT });
+  const { db, config } = c.get("deps");
+  const now = c.get("deps").now?.() ?? new Date();
+  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
   try {
-    await changePassword(c.get("deps").db, session, body.currentPassword, body.newPassword);
+    await changePassword(db, session, { ...body, clientKey, deviceToken: deviceCookie(c) }, now);
   } catch (error) {
     if (error instanceof WrongCurrentPassword) {
+      log.warn("admin password change: wrong current password", { clientKey });
       return c.json({ success: false, message: error.message }, 400);
+    }
+    if (error instanceof UnacceptablePassword) {
+      return c.json({ success: false, message: error.message, fields: { newPassword: error.message } }, 400);
     }
     throw error;
   }

@@ -303,3 +303,59 @@ appTest("admin: the start-up bootstrap creates the administrator once and never 
   assert.equal((await t.db.query("select 1 from admins")).length, 1);
   assert.match(first.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 });
+
+appTest("admin: renewal never extends a session past 90 days after sign-in", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const signedInAt = clock.getTime();
+  const cookie = await signIn(t);
+  // Daily use: renewed again and again, but never beyond sign-in + 90 days.
+  for (let day = 1; day <= 89; day++) {
+    clock = new Date(signedInAt + day * DAY);
+    const res = await getAs(t, cookie, "/api/admin/check-auth");
+    assert.equal((await res.json()).isAuthenticated, true, `day ${day}`);
+  }
+  const [{ expires_at }] = await t.db.query<{ expires_at: Date }>("select expires_at from sessions");
+  assert.equal(new Date(expires_at).getTime(), signedInAt + 90 * DAY);
+  clock = new Date(signedInAt + 90 * DAY);
+  const res = await getAs(t, cookie, "/api/admin/check-auth");
+  assert.deepEqual(await res.json(), { isAuthenticated: false, email: null });
+}, options);
+
+appTest("admin: a new password equal to the current one or among the most common is refused", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  for (const newPassword of [ADMIN_PASSWORD, "password123", "Senha123", "12345678", "qwertyuiop"]) {
+    const res = await t.postJson("/api/admin/change-password", {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword,
+    }, {
+      cookie,
+    });
+    assert.equal(res.status, 400, newPassword);
+    const body = await res.json();
+    assert.equal(body.success, false);
+    assert.ok(body.fields.newPassword, newPassword);
+  }
+  const ok = await t.postJson("/api/admin/change-password", {
+    currentPassword: ADMIN_PASSWORD,
+    newPassword: "violet lantern orbit 42",
+  }, { cookie });
+  assert.equal(ok.status, 200);
+}, options);
+
+appTest("admin: guessing the current password in change-password is throttled like sign-in", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      t.postJson("/api/admin/change-password", {
+        currentPassword: `guess number ${i}`,
+        newPassword: "violet lantern orbit 42",
+      }, { cookie }).then((r) => r.status)),
+  );
+  assert.equal(statuses.filter((s) => s === 400).length, 5, JSON.stringify(statuses));
+  assert.equal(statuses.filter((s) => s === 429).length, 35);
+}, options);
