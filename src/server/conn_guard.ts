@@ -83,7 +83,7 @@ export function fdBudgetFor(limits: { soft: number; open: number } | null): numb
   return Math.max(64, limits.soft - limits.open - RESERVED_FDS);
 }
 
-const ACCEPTS_BEFORE_YIELD = 16;
+const ACCEPTS_BEFORE_YIELD = 64;
 /** How long after its headers a first request may still be waiting for its body before it can be shed. */
 const BODY_GRACE_MS = 100;
 const PRE_RELAY_CHUNK = 2 * 1024;
@@ -350,7 +350,10 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     }
   }
 
-  const listener = Deno.listen({ hostname: options.hostname, port: options.port });
+  // A long accept queue: while a flood keeps the process busy, a full queue makes the kernel drop new SYNs,
+  // and a well-behaved client's connection then waits for the kernel's 1 s retransmission. (Capped by
+  // net.core.somaxconn, 4096 on current Linux.)
+  const listener = Deno.listen({ hostname: options.hostname, port: options.port, tcpBacklog: 4096 });
   const addr = listener.addr as Deno.NetAddr;
   options.onListen?.(addr);
 
