@@ -23,6 +23,9 @@ EXPOSE 8000
 # Healthy = ready to serve: the database answers and every migration is applied (/readyz).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["deno", "eval", "const r = await fetch('http://127.0.0.1:' + (Deno.env.get('PORT') ?? '8000') + '/readyz'); Deno.exit(r.ok ? 0 : 1)"]
+# Run it with a restart policy and a descriptor limit, e.g. `docker run --restart unless-stopped
+# --ulimit nofile=65536:65536 ...` (docker-compose.yml sets both): the process exits only on purpose (code 1,
+# with a log line) and keeps its connections within the soft limit it finds at start.
 # Exec form: the process is PID 1 and gets SIGTERM directly, so it drains requests and stops the jobs.
 # Small young-generation semi-spaces: request garbage dies young, and the default ones kept ~40 MB more
 # resident under load (docs/PERFORMANCE.md, memory).

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { type Cidr, parseCidr } from "./server/ip.ts";
 
 /** Parses "0"/"1"/"true"/"false" style flags. */
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
@@ -15,6 +16,17 @@ const schema = z.object({
   ANALYTICS_TZ: z.string().refine(isTimeZone, "must be an IANA time zone such as America/Sao_Paulo")
     .default("America/Sao_Paulo"),
   TRUST_PROXY: flag.default(false),
+  // With TRUST_PROXY=1, the peers whose X-Forwarded-For is read: addresses or CIDRs, comma-separated.
+  TRUSTED_PROXIES: z.string().default("127.0.0.0/8,::1").transform((text, ctx) => {
+    const items = text.split(",").map((t) => t.trim()).filter(Boolean);
+    const cidrs = items.map(parseCidr);
+    const bad = items.filter((_, i) => !cidrs[i]);
+    if (bad.length) {
+      ctx.addIssue({ code: "custom", message: `not an address or CIDR: ${bad.join(", ")}` });
+      return z.NEVER;
+    }
+    return cidrs as Cidr[];
+  }),
   COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name").default("cf-ipcountry"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Meta pixel and Conversions API: nothing is sent unless both the pixel id and the token are set.

@@ -3,7 +3,9 @@ import { ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
 import { StorageError } from "./db/storage_guard.ts";
 import { migrate } from "./db/migrate.ts";
+import { makePrivate } from "./db/private_dir.ts";
 import { createApp } from "./app.ts";
+import { serveGuarded } from "./server/conn_guard.ts";
 import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
 import { log, setLogLevel } from "./server/log.ts";
@@ -25,15 +27,30 @@ try {
 }
 
 setLogLevel(config.LOG_LEVEL);
-// A failure outside any request still leaves one JSON line with its stack before the process exits.
+// Until the server listens, any failure ends the start with code 1 (a supervisor retries). Once serving, no
+// stray rejection or exception may end the process: each leaves one JSON line with its stack and the process
+// keeps serving. The only deliberate exit is the listener failing for good (below).
+let serving = false;
 globalThis.addEventListener("unhandledrejection", (event) => {
   const error = event.reason instanceof Error ? event.reason : new Error(String(event.reason));
-  log.error("unhandled rejection", { error: error.message, stack: error.stack });
+  if (!serving) return fatal("start-up failed", error);
+  event.preventDefault();
+  log.error("unhandled rejection (still serving)", { error: error.message, stack: error.stack });
 });
 globalThis.addEventListener("error", (event) => {
-  log.error("uncaught exception", { error: String(event.message), stack: event.error?.stack });
+  if (!serving) return fatal("start-up failed", event.error ?? new Error(String(event.message)));
+  event.preventDefault();
+  log.error("uncaught exception (still serving)", {
+    error: String(event.message),
+    stack: event.error?.stack,
+  });
 });
+function fatal(what: string, error: Error): never {
+  log.error(`${what}: exiting with code 1`, { error: error.message, stack: error.stack });
+  Deno.exit(1);
+}
 let db: Db;
+const freshDataDir = !config.DATABASE_URL && !await Deno.stat(config.DATA_DIR).then(() => true, () => false);
 try {
   db = await openDb({
     databaseUrl: config.DATABASE_URL,
@@ -51,6 +68,7 @@ try {
   }
   throw error;
 }
+if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
 const applied = await migrate(db);
 if (applied.length) log.info("migrations applied", { applied });
 if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
@@ -58,9 +76,11 @@ if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
 }
 const app = await createApp({ config, db, assets: await loadAssets(), locales: await loadLocales() });
 
-const server = Deno.serve({
+// The guard owns the public socket: bounded connections, header/body/keep-alive timeouts (conn_guard.ts).
+const server = await serveGuarded({
   port: config.PORT,
   hostname: config.HOST,
+  handler: app.fetch,
   onListen: ({ hostname, port }) => {
     const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
     console.log(
@@ -69,7 +89,12 @@ const server = Deno.serve({
       })`,
     );
   },
-}, app.fetch);
+});
+serving = true;
+log.info("connection guard", { fdBudget: server.stats().fdBudget });
+server.finished.catch((error) => {
+  fatal("the listener failed (a supervisor restarts the process)", error);
+});
 
 // Delivers queued Meta events in the background (a no-op without pixel id and token).
 const metaWorker = startMetaWorker(db, config);
@@ -77,6 +102,25 @@ const metaWorker = startMetaWorker(db, config);
 const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
 // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
 const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
+
+/**
+ * DATA_DIR 0700, its files 0600 (PGlite creates them 0666): at start, saying what was repaired in an existing
+ * directory, and hourly for the files PostgreSQL has created since (the 0700 directory already shuts others out).
+ */
+async function keepDataDirPrivate(dataDir: string, fresh: boolean) {
+  const repaired = await makePrivate(dataDir);
+  if (fresh) {
+    log.info("DATA_DIR created private (directories 0700, files 0600)", { dataDir });
+  } else if (repaired.dirs || repaired.files) {
+    log.warn("DATA_DIR modes repaired: others could read or change the database files", {
+      dataDir,
+      ...repaired,
+    });
+  }
+  setInterval(() => {
+    makePrivate(dataDir).catch((error) => log.warn("DATA_DIR modes not checked", { error: error.message }));
+  }, 3_600_000);
+}
 
 /** How long in-flight requests get to finish after SIGTERM; the process is gone well within 10 s. */
 const DRAIN_LIMIT_MS = 6_000;

@@ -3,6 +3,7 @@
 // two processes opening one PGlite directory would corrupt it.
 import { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
+import { makePrivate } from "./private_dir.ts";
 
 export class BackupError extends Error {}
 
@@ -30,7 +31,7 @@ export function backupFileName(now: Date): string {
 /** Dumps the PGlite database in `dataDir` to a new timestamped .tar.gz in `outDir`; never overwrites. */
 export async function backupPglite(dataDir: string, outDir: string, now = new Date()): Promise<string> {
   if (!await isDatabase(dataDir)) throw new BackupError(`no database in ${dataDir}`);
-  await Deno.mkdir(outDir, { recursive: true });
+  await Deno.mkdir(outDir, { recursive: true, mode: 0o700 });
   const path = join(outDir, backupFileName(now));
   if (await Deno.stat(path).then(() => true, () => false)) {
     throw new BackupError(`${path} already exists; not overwriting it`);
@@ -43,7 +44,9 @@ export async function backupPglite(dataDir: string, outDir: string, now = new Da
     await pg.close();
   }
   try {
-    await Deno.writeFile(path, new Uint8Array(await dump.arrayBuffer()), { createNew: true });
+    // A backup holds every lead: readable by the server's user only.
+    await Deno.writeFile(path, new Uint8Array(await dump.arrayBuffer()), { createNew: true, mode: 0o600 });
+    await Deno.chmod(path, 0o600);
   } catch (error) {
     if (error instanceof Deno.errors.AlreadyExists) {
       throw new BackupError(`${path} already exists; not overwriting it`);
@@ -81,13 +84,14 @@ export async function restorePglite(
     }`;
     await Deno.rename(dataDir, movedTo);
   }
-  await Deno.mkdir(dataDir, { recursive: true });
+  await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
   const pg = await PGlite.create({ dataDir, loadDataDir: new Blob([bytes]) });
   try {
     await pg.query("select 1");
   } finally {
     await pg.close();
   }
+  await makePrivate(dataDir);
   if (!await isDatabase(dataDir)) throw new BackupError(`${file} did not contain a database`);
   return movedTo;
 }

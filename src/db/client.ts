@@ -100,7 +100,8 @@ async function openPglite(dataDir?: string, minFreeBytes = 64 * 1024 * 1024): Pr
   const guard = dataDir ? createStorageGuard(dataDir, { minFreeBytes }) : undefined;
   if (dataDir) {
     try {
-      await Deno.mkdir(dataDir, { recursive: true }); // PGlite's own mkdir is not recursive
+      // PGlite's own mkdir is not recursive; private from the start (private_dir.ts).
+      await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
     } catch (error) {
       throw new StorageError(`DATA_DIR ${dataDir} cannot be created: ${describeFsError(error)}`);
     }

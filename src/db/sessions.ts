@@ -4,6 +4,7 @@ export interface SessionRow {
   id: string;
   admin_id: number;
   expires_at: Date;
+  created_at: Date;
   email: string;
 }
 
@@ -13,24 +14,26 @@ export async function insertSession(
   id: string,
   adminId: number,
   expiresAt: Date,
+  createdAt: Date,
 ): Promise<void> {
-  await db.query("insert into sessions (id, admin_id, expires_at) values ($1, $2, $3)", [
+  await db.query("insert into sessions (id, admin_id, expires_at, created_at) values ($1, $2, $3, $4)", [
     id,
     adminId,
     expiresAt,
+    createdAt,
   ]);
 }
 
 /** A session with its administrator's e-mail, if the id exists (expired or not). */
 export async function findSession(db: Queryable, id: string): Promise<SessionRow | undefined> {
   const rows = await db.query<SessionRow>(
-    `select s.id, s.admin_id, s.expires_at, a.email
+    `select s.id, s.admin_id, s.expires_at, s.created_at, a.email
        from sessions s join admins a on a.id = s.admin_id
       where s.id = $1`,
     [id],
   );
   const row = rows[0];
-  return row && { ...row, expires_at: new Date(row.expires_at) };
+  return row && { ...row, expires_at: new Date(row.expires_at), created_at: new Date(row.created_at) };
 }
 
 /** Moves a session's expiry. */

@@ -54,6 +54,27 @@ export async function insertConversion(db: Queryable, e: TrackedEvent): Promise<
   );
 }
 
+/**
+ * Stores a conversion only if its tracking session has more stored leads than conversions; the session's
+ * lock keeps parallel reports of one lead from both passing the count. Returns whether it was stored.
+ */
+export async function insertConversionForLead(db: Db, e: TrackedEvent): Promise<boolean> {
+  if (!e.sessionId) return false;
+  return await db.transaction(async (tx) => {
+    await tx.query("select pg_advisory_xact_lock(hashtext('conversion:' || $1))", [e.sessionId]);
+    const rows = await tx.query(
+      `insert into conversions (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign,
+         utm_medium)
+       select $1, $2, $3, $4, $5, $6, $7
+        where (select count(*) from leads where session_id = $3)
+            > (select count(*) from conversions where session_id = $3)
+       returning id`,
+      [e.occurredAt, e.visitorKey, e.sessionId, e.source, e.utmSource, e.utmCampaign, e.utmMedium],
+    );
+    return rows.length > 0;
+  });
+}
+
 export type EventTable = "visits" | "clicks" | "conversions";
 
 export interface BatchedEvent {

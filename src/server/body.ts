@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { PayloadTooLarge, UnsupportedMediaType, ValidationError } from "./errors.ts";
+import { ClientAborted, PayloadTooLarge, UnsupportedMediaType, ValidationError } from "./errors.ts";
 
 /** Turns zod issues into `{ field: message }`, the shape every 400 answer uses. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
@@ -84,20 +84,39 @@ export async function readJson<S extends z.ZodType>(
   schema: S,
   options: ReadJsonOptions,
 ): Promise<z.output<S>> {
+  return parseOr400(schema, await readJsonValue(c, options));
+}
+
+/**
+ * The body's JSON value, not yet checked against a schema: a route that counts requests against a quota
+ * reads the body first (an upload the client aborted counts nothing), then counts, then validates.
+ */
+export async function readJsonValue(c: Context, options: ReadJsonOptions): Promise<unknown> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json" && !(options.allowTextPlain && type === "text/plain")) {
     throw new UnsupportedMediaType("application/json");
   }
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > options.maxBytes) throw new PayloadTooLarge(options.maxBytes);
-  const text = await readLimited(c.req.raw, options.maxBytes);
-  let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(text);
+    text = await readLimited(c.req.raw, options.maxBytes);
+  } catch (error) {
+    throw isClientGone(error) ? new ClientAborted() : error;
+  }
+  try {
+    return JSON.parse(text);
   } catch {
     throw new ValidationError({ body: "must be valid JSON" });
   }
-  return parseOr400(schema, value);
+}
+
+/** The errors Deno's HTTP layer raises when the client went away (or was cut) mid-body. */
+function isClientGone(error: unknown): boolean {
+  return error instanceof Deno.errors.BadResource || error instanceof Deno.errors.Interrupted ||
+    error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.ConnectionAborted ||
+    error instanceof Deno.errors.UnexpectedEof || error instanceof Deno.errors.BrokenPipe ||
+    error instanceof Deno.errors.Http;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

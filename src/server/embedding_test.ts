@@ -8,9 +8,12 @@ import { startServer } from "../testing/server.ts";
 const SRC = new URL("../", import.meta.url);
 const ROOT = new URL("../../", import.meta.url);
 
-/** A file-system read whose path argument is a string literal: relative to the working directory. */
+/**
+ * A file-system read whose path argument is a string literal not starting with `/`: relative to the working
+ * directory (absolute system paths such as `/proc/self/limits` are not).
+ */
 const LITERAL_READ =
-  /\b(?:Deno\.(?:readTextFile|readFile|readDir|open|stat|lstat|realPath)(?:Sync)?|readFileSync|readdirSync|createReadStream)\(\s*["'`]/;
+  /\b(?:Deno\.(?:readTextFile|readFile|readDir|open|stat|lstat|realPath)(?:Sync)?|readFileSync|readdirSync|createReadStream)\(\s*["'`](?!\/)/;
 
 async function sourceFiles(dir: URL, out: URL[] = []): Promise<URL[]> {
   for await (const entry of Deno.readDir(dir)) {
@@ -27,6 +30,7 @@ Deno.test("embedding: the literal-path check catches a read relative to the work
   assert.ok(LITERAL_READ.test(`readFileSync('migrations/00001_init.sql')`));
   assert.ok(!LITERAL_READ.test(`Deno.readTextFile(new URL("manifest.json", dir))`));
   assert.ok(!LITERAL_READ.test(`Deno.readFile(url)`));
+  assert.ok(!LITERAL_READ.test(`Deno.readTextFile("/proc/self/limits")`));
 });
 
 Deno.test("embedding: no source file under src/ reads a file by a path relative to the working directory", async () => {

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { DatabaseUnavailable } from "../db/client.ts";
-import { HttpError, MethodNotAllowed, RateLimited, ServiceUnavailable } from "./errors.ts";
+import { ClientAborted, HttpError, MethodNotAllowed, RateLimited, ServiceUnavailable } from "./errors.ts";
 import type { AppEnv } from "./env.ts";
 import { log } from "./log.ts";
 
@@ -22,6 +22,13 @@ export function errorHandler(error: Error, c: Context<AppEnv>): Response {
     }
     headers["retry-after"] = String(UNAVAILABLE_RETRY_AFTER_S);
     return c.json({ error: "database_unavailable" }, 503, headers);
+  }
+  if (error instanceof ClientAborted) {
+    log.info("client aborted the request", {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+    });
   }
   if (error instanceof ServiceUnavailable) headers["retry-after"] = String(UNAVAILABLE_RETRY_AFTER_S);
   if (error instanceof HttpError) {

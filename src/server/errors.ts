@@ -53,6 +53,16 @@ export class RateLimited extends HttpError {
   }
 }
 
+/**
+ * The client closed the connection (or the connection guard cut it) before its body arrived. Nobody reads
+ * the answer; 499 ("client closed request", as nginx logs it) keeps these apart from server errors.
+ */
+export class ClientAborted extends HttpError {
+  constructor() {
+    super(499, "client_aborted", { error: "client_aborted" });
+  }
+}
+
 export class ServiceUnavailable extends HttpError {
   constructor(message = "service_unavailable") {
     super(503, message, { error: "service_unavailable" });

@@ -1,8 +1,9 @@
 import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { insertLead, leadIdByKey, type PlanValue } from "../db/leads.ts";
+import type { Db, Queryable } from "../db/client.ts";
+import { insertLead, leadByEventId, leadIdByKey, type PlanValue } from "../db/leads.ts";
 import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
+import { planPrice } from "../site.ts";
 
 export interface LeadInput {
   name: string;
@@ -17,6 +18,8 @@ export interface LeadInput {
   idempotencyKey: string | null;
   /** Meta event id shared with the browser pixel (deduplication); absent = no server-side event. */
   eventId: string | null;
+  /** The browser's tracking session id. */
+  sessionId: string | null;
 }
 
 /** Maps a plan display name in any language to the stored plan value. */
@@ -29,6 +32,43 @@ export function planValue(label: string): PlanValue {
     return "enterprise";
   }
   return "unknown";
+}
+
+/**
+ * The custom data of a lead's Meta `Lead` event, decided here from site data, never taken from a browser:
+ * the plan's price in BRL (src/site.ts) when it has one; the specialist has no price, so no value is sent.
+ */
+export function leadCustomData(planLabel: string): Record<string, string | number> {
+  const price = planPrice(planValue(planLabel));
+  const data: Record<string, string | number> = { content_name: planLabel, content_category: "pricing" };
+  return price === null ? data : { ...data, currency: "BRL", value: price };
+}
+
+/** A URL on the site's own origin, or undefined: only those go to Meta as `event_source_url`. */
+export function ownPageUrl(config: Pick<Config, "PUBLIC_ORIGIN">, url: string | null | undefined) {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin === config.PUBLIC_ORIGIN ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Meta `Lead` event of the stored lead with this event id (what the browser pixel reported), built from
+ * the lead itself; null when no lead has that id, so no one can make the server send a `Lead` of their own.
+ */
+export async function leadEventOf(db: Queryable, eventId: string, eventSourceUrl: string) {
+  const lead = await leadByEventId(db, eventId);
+  if (!lead) return null;
+  return {
+    eventName: "Lead",
+    eventId,
+    eventSourceUrl,
+    customData: leadCustomData(lead.planLabel),
+    email: lead.email,
+    phone: lead.whatsapp,
+  };
 }
 
 /**
@@ -54,6 +94,8 @@ export async function saveLead(
       utmMedium: input.utmMedium,
       page: input.page,
       submittedAt: context.now,
+      sessionId: input.sessionId,
+      eventId: input.eventId,
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
     if (input.eventId) {
@@ -63,8 +105,8 @@ export async function saveLead(
         {
           eventName: "Lead",
           eventId: input.eventId,
-          eventSourceUrl: input.page ?? undefined,
-          customData: { content_name: input.plan, content_category: "pricing", currency: "BRL", value: 0 },
+          eventSourceUrl: ownPageUrl(config, input.page),
+          customData: leadCustomData(input.plan),
           email: input.email,
           phone: input.whatsapp,
         },

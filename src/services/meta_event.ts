@@ -51,9 +51,24 @@ export function normalizePhone(raw: string): string | null {
 // fb.{subdomainIndex}.{creationTime}.{payload}[.{appendix}] — forwarded verbatim when it looks right.
 const FB_COOKIE = /^fb\.\d\.\d{10,16}\.[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)?$/;
 
+/**
+ * A `_fbp`/`_fbc` value as the pixel writes it, not created in the future and, for a click id, within the
+ * last 90 days (Meta's click window): anything else was made up, and is not forwarded under the site's pixel.
+ */
+export function plausibleFbCookie(
+  value: string | undefined,
+  now: Date,
+  maxAgeDays = Infinity,
+): value is string {
+  if (!value || !FB_COOKIE.test(value)) return false;
+  let created = Number(value.split(".")[2]);
+  if (created < 1e12) created *= 1000; // seconds in some writers, milliseconds in the pixel's
+  return created <= now.getTime() + 86_400_000 && created >= now.getTime() - maxAgeDays * 86_400_000;
+}
+
 /** The `_fbc` cookie, or one built from the `fbclid` of the page URL when the cookie is missing. */
 export function clickId(cookie: string | undefined, pageUrl: string | undefined, now: Date): string | null {
-  if (cookie && FB_COOKIE.test(cookie)) return cookie;
+  if (plausibleFbCookie(cookie, now, 90)) return cookie;
   if (!pageUrl) return null;
   try {
     const fbclid = new URL(pageUrl).searchParams.get("fbclid");
@@ -84,7 +99,7 @@ export async function buildServerEvent(
     client_ip_address: client.ip,
     client_user_agent: client.userAgent,
   };
-  if (client.cookies.fbp && FB_COOKIE.test(client.cookies.fbp)) user.fbp = client.cookies.fbp;
+  if (plausibleFbCookie(client.cookies.fbp, now)) user.fbp = client.cookies.fbp;
   const fbc = clickId(client.cookies.fbc, input.eventSourceUrl, now);
   if (fbc) user.fbc = fbc;
   if (input.email) user.em = [await sha256Hex(normalizeEmail(input.email))];

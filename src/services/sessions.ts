@@ -6,8 +6,10 @@ import { deleteSession, extendSession, findSession, insertSession } from "../db/
 const DAY_MS = 86_400_000;
 /** Sessions last 30 days... */
 export const SESSION_DAYS = 30;
-/** ...and are pushed back to 30 days when fewer than 15 remain. */
+/** ...and are pushed back to 30 days when fewer than 15 remain... */
 const RENEW_BELOW_DAYS = 15;
+/** ...but never past 90 days after sign-in: a stolen cookie in steady use still dies. */
+export const SESSION_MAX_DAYS = 90;
 
 export interface Session {
   id: string;
@@ -40,7 +42,7 @@ export async function createSession(
     email,
     expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY_MS),
   };
-  await insertSession(db, session.id, adminId, session.expiresAt);
+  await insertSession(db, session.id, adminId, session.expiresAt, now);
   return { token, session };
 }
 
@@ -61,8 +63,14 @@ export async function validateSessionToken(
     return null;
   }
   const session: Session = { id: row.id, adminId: row.admin_id, email: row.email, expiresAt: row.expires_at };
-  if (row.expires_at.getTime() - now.getTime() < RENEW_BELOW_DAYS * DAY_MS) {
-    session.expiresAt = new Date(now.getTime() + SESSION_DAYS * DAY_MS);
+  const renewTo = Math.min(
+    now.getTime() + SESSION_DAYS * DAY_MS,
+    row.created_at.getTime() + SESSION_MAX_DAYS * DAY_MS,
+  );
+  if (
+    row.expires_at.getTime() - now.getTime() < RENEW_BELOW_DAYS * DAY_MS && renewTo > row.expires_at.getTime()
+  ) {
+    session.expiresAt = new Date(renewTo);
     await extendSession(db, row.id, session.expiresAt);
     return { session, renewed: true };
   }

@@ -2,6 +2,7 @@ import { type Db, isUnavailable } from "../db/client.ts";
 import {
   type BatchedEvent,
   type EventTable,
+  insertConversionForLead,
   storeEventBatch,
   type TrackedEvent,
   type TrackedVisit,
@@ -9,7 +10,7 @@ import {
 import { RateLimited } from "../server/errors.ts";
 import { log } from "../server/log.ts";
 import { type Batcher, createBatcher } from "./batcher.ts";
-import { LIMITS, windowOf } from "./rate_limit.ts";
+import { consume, LIMITS, windowOf } from "./rate_limit.ts";
 
 export interface TrackInput {
   source: string;
@@ -108,6 +109,29 @@ export function recordEvent(
     bucket: `${LIMITS.tracking.name}:${visitorKey}`,
     windowStart: start,
     retryAfterSeconds,
+  });
+}
+
+/**
+ * Counts a reported conversion (a submitted lead form) against the client's tracking limit, and stores it
+ * only for a stored lead of the same tracking session, never more conversions than that session's leads.
+ * Returns whether it was stored; the API answers 202 either way (routes/api/tracking.ts says why).
+ */
+export async function recordConversion(
+  db: Db,
+  input: TrackInput,
+  visitorKey: string,
+  now: Date,
+): Promise<boolean> {
+  await consume(db, LIMITS.tracking, visitorKey, now);
+  return await insertConversionForLead(db, {
+    occurredAt: now,
+    visitorKey,
+    sessionId: input.sessionId,
+    source: input.source,
+    utmSource: input.utmSource,
+    utmCampaign: input.utmCampaign,
+    utmMedium: input.utmMedium,
   });
 }
 

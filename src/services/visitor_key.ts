@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { monthSalt } from "../db/salts.ts";
+import { clientNetwork } from "../server/ip.ts";
 import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "./hmac_sha256.ts";
 
 // Building a DateTimeFormat costs far more than using one; one per time zone.
@@ -42,12 +43,13 @@ function hmacKey(db: Db, month: string): Promise<HmacKey> {
 }
 
 /**
- * Pseudonymous visitor key: HMAC-SHA256(month salt, IP), hex, 32 characters. Exact within a month; once the
- * salt is destroyed nobody can link it back to an IP. The raw IP is never stored.
+ * Pseudonymous visitor key: HMAC-SHA256(month salt, IP), hex, 32 characters; an IPv6 client is keyed on its
+ * /64 (server/ip.ts), so one subscriber's network is one visitor and one rate-limit bucket. Exact within a
+ * month; once the salt is destroyed nobody can link it back to an IP. The raw IP is never stored.
  */
 export async function visitorKey(db: Db, ip: string, timeZone: string, now = new Date()): Promise<string> {
   const key = await hmacKey(db, monthOfMinute(now, timeZone));
-  return hmacSha256Hex(key, ip, 16);
+  return hmacSha256Hex(key, clientNetwork(ip), 16);
 }
 
 /** Forgets cached salts (tests that empty the database between runs, and the salt-destroying job). */

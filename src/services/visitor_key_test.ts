@@ -17,8 +17,14 @@ dbTest("visitor key: HMAC-SHA256 of the IP with the month's salt, 32 hex charact
     false,
     ["sign"],
   );
-  for (const ip of ["203.0.113.7", "2001:db8::1", "10.0.0.1", "0.0.0.0"]) {
-    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(ip)));
+  const inputs = {
+    "203.0.113.7": "203.0.113.7",
+    "2001:db8::1": "2001:db8:0:0:0:0:0:0/64",
+    "10.0.0.1": "10.0.0.1",
+    "0.0.0.0": "0.0.0.0",
+  };
+  for (const [ip, input] of Object.entries(inputs)) {
+    const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(input)));
     const expected = Array.from(mac.slice(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
     assert.equal(await visitorKey(db, ip, "America/Sao_Paulo", now), expected, ip);
   }
@@ -27,6 +33,11 @@ dbTest("visitor key: HMAC-SHA256 of the IP with the month's salt, 32 hex charact
     await visitorKey(db, "203.0.113.7", "America/Sao_Paulo", now),
     "a new month, a new salt",
   );
+  // An IPv6 client is its /64: the host half is the subscriber's to change at will.
+  const key6 = (ip: string) => visitorKey(db, ip, "America/Sao_Paulo", now);
+  assert.equal(await key6("2001:db8:1:2::1"), await key6("2001:db8:1:2:ffff:ffff:ffff:fffe"));
+  assert.notEqual(await key6("2001:db8:1:2::1"), await key6("2001:db8:1:3::1"));
+  assert.equal(await key6("::ffff:203.0.113.7"), await key6("203.0.113.7"));
   forgetSalts();
 });
 

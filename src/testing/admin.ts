@@ -14,7 +14,8 @@ export async function seedAdmin(db: Db, email = ADMIN_EMAIL, password = ADMIN_PA
 
 /** The `name=value` part of the session cookie a response set, if any. */
 export function sessionCookieOf(res: Response): string | undefined {
-  const line = res.headers.getSetCookie().find((c) => c.startsWith("admin_session="));
+  // Named `__Host-admin_session` when the public origin is https.
+  const line = res.headers.getSetCookie().find((c) => /^(__Host-)?admin_session=/.test(c));
   return line?.split(";")[0];
 }
 

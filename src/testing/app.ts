@@ -23,7 +23,10 @@ let locales: Promise<Locales> | undefined;
 
 /** A config from defaults plus the given variables (as strings, like the environment). */
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ PUBLIC_ORIGIN: TEST_ORIGIN, ...env });
+  // app.request() has no connection (its peer reads as 0.0.0.0): tests that set TRUST_PROXY=1 act as if
+  // that peer were their trusted proxy, unless they name the proxies themselves.
+  const proxies = env.TRUST_PROXY === "1" && !env.TRUSTED_PROXIES ? { TRUSTED_PROXIES: "0.0.0.0" } : {};
+  return loadConfig({ PUBLIC_ORIGIN: TEST_ORIGIN, ...proxies, ...env });
 }
 
 export interface TestApp {

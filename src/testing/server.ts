@@ -29,14 +29,21 @@ export interface StartOptions {
   denoFlags?: string[];
   /** How long to wait for /healthz; default 90 s (PGlite's first start on a busy machine is slow). */
   timeoutMs?: number;
+  /** Starts the server under `ulimit -n` (soft and hard limit on open files), through bash. */
+  maxOpenFiles?: number;
 }
 
 /** Starts the server and resolves once /healthz answers 200. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
   const port = freePort();
   const cwd = options.cwd ?? await Deno.makeTempDir({ prefix: "server_cwd_" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...(options.denoFlags ?? []), MAIN],
+  const args = ["run", "-A", ...(options.denoFlags ?? []), MAIN];
+  // `exec` keeps one process: the pid and SIGTERM are the server's own.
+  const [command, commandArgs] = options.maxOpenFiles
+    ? ["bash", ["-c", `ulimit -n ${options.maxOpenFiles} && exec "$0" "$@"`, Deno.execPath(), ...args]]
+    : [Deno.execPath(), args];
+  const child = new Deno.Command(command, {
+    args: commandArgs,
     cwd,
     env: { ...options.env, PORT: String(port), HOST: "127.0.0.1", NO_COLOR: "1" },
     stdout: "piped",

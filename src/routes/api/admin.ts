@@ -8,11 +8,20 @@ import {
   adminGuard,
   adminSession,
   clearSessionCookie,
+  deviceCookie,
   loadSession,
   requireAdmin,
+  setDeviceCookie,
   setSessionCookie,
 } from "../../server/middleware/session.ts";
-import { BadCredentials, changePassword, login, WrongCurrentPassword } from "../../services/auth.ts";
+import {
+  BadCredentials,
+  changePassword,
+  DEVICE_DAYS,
+  login,
+  UnacceptablePassword,
+  WrongCurrentPassword,
+} from "../../services/auth.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../services/passwords.ts";
 import { invalidateSession } from "../../services/sessions.ts";
 import { visitorKey } from "../../services/visitor_key.ts";
@@ -44,13 +53,21 @@ adminApi.post("/login", async (c) => {
   const body = await readJson(c, loginSchema, { maxBytes: BODY_LIMIT });
   const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
   try {
-    const { token, session } = await login(db, { ...body, clientKey, now });
+    const { token, session, deviceToken } = await login(db, {
+      ...body,
+      clientKey,
+      deviceToken: deviceCookie(c),
+      now,
+    });
     setSessionCookie(c, token, session.expiresAt);
-    log.info("admin login");
+    setDeviceCookie(c, deviceToken, DEVICE_DAYS);
+    log.info("admin login", { clientKey });
     return c.json({ success: true, message: "Login realizado com sucesso" });
   } catch (error) {
     if (error instanceof BadCredentials) {
-      log.warn("admin login failed");
+      // The client key is the visitor key (a keyed hash of the IP, never the IP): it ties the lines of one
+      // attacker together.
+      log.warn("admin login failed", { clientKey });
       return c.json({ success: false, message: error.message }, 401);
     }
     throw error;
@@ -72,11 +89,18 @@ adminApi.post("/logout", loadSession(), async (c) => {
 adminApi.post("/change-password", requireAdmin(), async (c) => {
   const session = adminSession(c);
   const body = await readJson(c, changeSchema, { maxBytes: BODY_LIMIT });
+  const { db, config } = c.get("deps");
+  const now = c.get("deps").now?.() ?? new Date();
+  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
   try {
-    await changePassword(c.get("deps").db, session, body.currentPassword, body.newPassword);
+    await changePassword(db, session, { ...body, clientKey, deviceToken: deviceCookie(c) }, now);
   } catch (error) {
     if (error instanceof WrongCurrentPassword) {
+      log.warn("admin password change: wrong current password", { clientKey });
       return c.json({ success: false, message: error.message }, 400);
+    }
+    if (error instanceof UnacceptablePassword) {
+      return c.json({ success: false, message: error.message, fields: { newPassword: error.message } }, 400);
     }
     throw error;
   }

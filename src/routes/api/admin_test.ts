@@ -155,7 +155,7 @@ appTest(
 );
 
 appTest(
-  "admin: the 11th failed login in 15 minutes against one account gets 429 from any client",
+  "admin: past 10 failures against one account, unknown browsers wait 2 s, then twice as long after each failure",
   async (t) => {
     clock = new Date("2026-11-10T12:00:00Z");
     await seedAdmin(t.db);
@@ -174,7 +174,27 @@ appTest(
       from(99),
     );
     assert.equal(blocked.status, 429);
-    assert.equal(blocked.headers.get("retry-after"), String(15 * 60));
+    assert.equal(blocked.headers.get("retry-after"), "2");
+    // After the wait one more guess is checked; the next wait doubles.
+    clock = new Date(clock.getTime() + 2_000);
+    assert.equal(
+      (await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: "wrong-11" }, from(11))).status,
+      401,
+    );
+    const longer = await t.postJson(
+      "/api/admin/login",
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      from(99),
+    );
+    assert.equal(longer.headers.get("retry-after"), "4");
+    // The administrator, from a browser never seen before, gets in once the delay has passed.
+    clock = new Date(clock.getTime() + 4_000);
+    const ok = await t.postJson(
+      "/api/admin/login",
+      { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
+      from(99),
+    );
+    assert.equal(ok.status, 200);
     // Another account from a fresh client is not affected.
     const other = await t.postJson(
       "/api/admin/login",
@@ -283,3 +303,59 @@ appTest("admin: the start-up bootstrap creates the administrator once and never 
   assert.equal((await t.db.query("select 1 from admins")).length, 1);
   assert.match(first.password_hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
 });
+
+appTest("admin: renewal never extends a session past 90 days after sign-in", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const signedInAt = clock.getTime();
+  const cookie = await signIn(t);
+  // Daily use: renewed again and again, but never beyond sign-in + 90 days.
+  for (let day = 1; day <= 89; day++) {
+    clock = new Date(signedInAt + day * DAY);
+    const res = await getAs(t, cookie, "/api/admin/check-auth");
+    assert.equal((await res.json()).isAuthenticated, true, `day ${day}`);
+  }
+  const [{ expires_at }] = await t.db.query<{ expires_at: Date }>("select expires_at from sessions");
+  assert.equal(new Date(expires_at).getTime(), signedInAt + 90 * DAY);
+  clock = new Date(signedInAt + 90 * DAY);
+  const res = await getAs(t, cookie, "/api/admin/check-auth");
+  assert.deepEqual(await res.json(), { isAuthenticated: false, email: null });
+}, options);
+
+appTest("admin: a new password equal to the current one or among the most common is refused", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  for (const newPassword of [ADMIN_PASSWORD, "password123", "Senha123", "12345678", "qwertyuiop"]) {
+    const res = await t.postJson("/api/admin/change-password", {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword,
+    }, {
+      cookie,
+    });
+    assert.equal(res.status, 400, newPassword);
+    const body = await res.json();
+    assert.equal(body.success, false);
+    assert.ok(body.fields.newPassword, newPassword);
+  }
+  const ok = await t.postJson("/api/admin/change-password", {
+    currentPassword: ADMIN_PASSWORD,
+    newPassword: "violet lantern orbit 42",
+  }, { cookie });
+  assert.equal(ok.status, 200);
+}, options);
+
+appTest("admin: guessing the current password in change-password is throttled like sign-in", async (t) => {
+  clock = new Date("2026-11-10T12:00:00Z");
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const statuses = await Promise.all(
+    Array.from({ length: 40 }, (_, i) =>
+      t.postJson("/api/admin/change-password", {
+        currentPassword: `guess number ${i}`,
+        newPassword: "violet lantern orbit 42",
+      }, { cookie }).then((r) => r.status)),
+  );
+  assert.equal(statuses.filter((s) => s === 400).length, 5, JSON.stringify(statuses));
+  assert.equal(statuses.filter((s) => s === 429).length, 35);
+}, options);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
-import { readJson } from "../../server/body.ts";
+import { parseOr400, readJsonValue } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
@@ -22,6 +22,10 @@ export const leadBody = z.strictObject({
   page: text(2000).nullish(),
   idempotencyKey: token(100).nullish(),
   eventId: token(100).nullish(),
+  /** The browser's tracking session id (client/tracking.ts): conversions count only against its leads. */
+  sessionId: token(100).nullish(),
+  /** When the browser first tried to send the lead (epoch ms). */
+  submittedAt: z.number().int().nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
 });
@@ -32,8 +36,10 @@ export function leadsApi(origin: string): Hono<AppEnv> {
   app.use("/api/leads", sameOrigin({ origin }));
   app.post("/api/leads", async (c) => {
     const bot = isBotRequest(c);
+    // Read before counting, so an aborted upload uses none of the quota; invalid bodies still count.
+    const value = await readJsonValue(c, { maxBytes: LEAD_MAX_BYTES });
     if (!bot) await limitAndKey(c, LIMITS.leads);
-    const body = await readJson(c, leadBody, { maxBytes: LEAD_MAX_BYTES });
+    const body = parseOr400(leadBody, value);
     const headers = { "cache-control": "no-store" };
     // Bots and honeypot fills get the same answer as people, so they learn nothing from it.
     if (bot || body.website) return c.json({ id: 0 }, 201, headers);
@@ -49,6 +55,7 @@ export function leadsApi(origin: string): Hono<AppEnv> {
       page: body.page || null,
       idempotencyKey: body.idempotencyKey ?? null,
       eventId: body.eventId ?? null,
+      sessionId: body.sessionId ?? null,
     }, { client: metaClient(c), now: nowOf(c) });
     return c.json({ id }, 201, headers);
   });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { readJson } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
-import { recordEvent, type TrackKind } from "../../services/tracking.ts";
+import { recordConversion, recordEvent, type TrackKind } from "../../services/tracking.ts";
 import { requiredText, token, utm } from "./schemas.ts";
 import { clientKey, isBotRequest, nowOf } from "./visitor.ts";
 
@@ -17,7 +17,16 @@ const common = {
   utmMedium: utm,
 };
 const eventBody = z.strictObject(common);
-const visitBody = z.strictObject({ ...common, utmTerm: utm, utmContent: utm });
+const visitBody = z.strictObject({
+  ...common,
+  // The page viewed (path and query): a path on this site, never a URL with a scheme or another host.
+  source: requiredText(2000).refine(
+    (v) => /^\/(?![/\\])[^\s\\]*$/.test(v),
+    "must be a path on this site, such as /pt-br",
+  ),
+  utmTerm: utm,
+  utmContent: utm,
+});
 
 /** POST /api/tracking/visit|click|conversion: 202 once stored (batched), counted unless the caller is a bot. */
 export function trackingApi(origin: string): Hono<AppEnv> {
@@ -32,8 +41,17 @@ export function trackingApi(origin: string): Hono<AppEnv> {
       });
       if (!isBotRequest(c)) {
         const now = nowOf(c);
-        // 202 only once the event is committed; 429 past the client's limit, 503 if the batch failed.
-        await recordEvent(c.get("deps").db, kind, body, await clientKey(c, now), now);
+        const { db } = c.get("deps");
+        if (kind === "conversion") {
+          // Counted only for a stored lead of this tracking session (no more than its leads). Otherwise it
+          // is still answered 202, not a 4xx: like a bot's events, it is accepted and not counted, so the
+          // answer teaches an inflater nothing, and a browser whose report races its own lead loses nothing
+          // it could act on (a beacon cannot retry).
+          await recordConversion(db, body, await clientKey(c, now), now);
+        } else {
+          // 202 only once the event is committed; 429 past the client's limit, 503 if the batch failed.
+          await recordEvent(db, kind, body, await clientKey(c, now), now);
+        }
       }
       return c.body(null, 202, { "cache-control": "no-store" });
     });

@@ -46,8 +46,22 @@ appTest(
   },
 );
 
+/** A lead stored under the tracking session of `click` (the conversion it backs). */
+async function leadOfSession(t: TestApp, sessionId = click.sessionId, n = 1) {
+  const res = await t.postJson("/api/leads", {
+    name: "Maria",
+    email: "maria@example.com",
+    whatsapp: "11987654321",
+    plan: "Pro",
+    sessionId,
+    idempotencyKey: `lead_${sessionId}_${n}`,
+  });
+  assert.equal(res.status, 201);
+}
+
 appTest("tracking: clicks and conversions are stored with their source", async (t) => {
   assert.equal((await t.postJson("/api/tracking/click", click)).status, 202);
+  await leadOfSession(t);
   const conv = { ...click, source: "pricing_specialist_enterprise" };
   assert.equal((await t.postJson("/api/tracking/conversion", conv)).status, 202);
   const [c] = await t.db.query<{ source: string }>("select source from clicks");
@@ -114,7 +128,7 @@ appTest("tracking: bots and headless browsers get 202 but are not counted", asyn
 appTest("tracking: the 121st event in a minute from one client is 429 with Retry-After", async (t) => {
   for (let i = 0; i < 120; i++) {
     assert.equal(
-      (await t.postJson(i % 2 ? "/api/tracking/visit" : "/api/tracking/click", click)).status,
+      (await t.postJson(i % 2 ? "/api/tracking/visit" : "/api/tracking/click", i % 2 ? visit : click)).status,
       202,
     );
   }
@@ -157,3 +171,73 @@ appTest("tracking: an event keeps its server instant to the millisecond, and its
   );
   assert.deepEqual(windows, [{ start: "2026-11-21T02:30:00.000000", hits: 1 }]);
 }, { now: () => new Date("2026-11-21T02:30:07.123Z") });
+
+appTest(
+  "tracking: a conversion counts only for a stored lead of its session, never more than its leads",
+  async (t) => {
+    // 150 conversions from a session with no lead, in parallel: answered 202 (accepted, not counted).
+    const none = await Promise.all(
+      Array.from(
+        { length: 100 },
+        () => t.postJson("/api/tracking/conversion", { ...click, sessionId: "s-nolead" }),
+      ),
+    );
+    assert.ok(none.every((r) => r.status === 202));
+    assert.equal(await count(t, "conversions"), 0);
+    // Without a session id nothing can be matched.
+    assert.equal((await t.postJson("/api/tracking/conversion", { ...click, sessionId: null })).status, 202);
+    assert.equal(await count(t, "conversions"), 0);
+    // Two leads in a session: 20 parallel reports count twice.
+    await leadOfSession(t, "s-two", 1);
+    await leadOfSession(t, "s-two", 2);
+    await Promise.all(
+      Array.from(
+        { length: 20 },
+        () => t.postJson("/api/tracking/conversion", { ...click, sessionId: "s-two" }),
+      ),
+    );
+    assert.equal(await count(t, "conversions"), 2);
+    // Another session's lead does not back this one's conversions.
+    await t.postJson("/api/tracking/conversion", { ...click, sessionId: "s-other" });
+    assert.equal(await count(t, "conversions"), 2);
+  },
+);
+
+appTest("tracking: a visit's source must be a path on this site", async (t) => {
+  for (
+    const source of [
+      "javascript:alert(1)",
+      "data:text/html,hi",
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "pt-br",
+    ]
+  ) {
+    const res = await t.postJson("/api/tracking/visit", { ...visit, source });
+    assert.equal(res.status, 400, source);
+    assert.ok("source" in (await res.json()).fields, source);
+  }
+  assert.equal(
+    (await t.postJson("/api/tracking/visit", { ...visit, source: "/es/?utm_source=x" })).status,
+    202,
+  );
+  assert.equal(await count(t, "visits"), 1);
+});
+
+appTest("tracking: one IPv6 /64 is one visitor and one rate-limit bucket", async (t) => {
+  for (let i = 0; i < 120; i++) {
+    const res = await t.postJson("/api/tracking/click", click, {
+      "x-forwarded-for": `2001:db8:7:7::${i.toString(16)}`,
+    });
+    assert.equal(res.status, 202);
+  }
+  const over = await t.postJson("/api/tracking/click", click, {
+    "x-forwarded-for": "2001:db8:7:7:dead:beef:0:1",
+  });
+  assert.equal(over.status, 429);
+  const [{ n }] = await t.db.query<{ n: number }>("select count(distinct visitor_key)::int as n from clicks");
+  assert.equal(n, 1);
+  const other = await t.postJson("/api/tracking/click", click, { "x-forwarded-for": "2001:db8:7:8::1" });
+  assert.equal(other.status, 202);
+}, { now: () => new Date("2026-11-20T15:00:10Z"), env: { TRUST_PROXY: "1" } });

@@ -89,7 +89,7 @@ export const AUTH_CASES: HostileCase[] = [
     async prepare(ctx) {
       const token = "abcdefghijklmnopqrstuvwxyz234567";
       const now = ctx.t.deps.now!();
-      await insertSession(ctx.t.db, sessionIdOf(token), ctx.adminId, new Date(now.getTime() - 1000));
+      await insertSession(ctx.t.db, sessionIdOf(token), ctx.adminId, new Date(now.getTime() - 1000), now);
       return token;
     },
     send: (ctx, token) => ctx.t.request("/api/leads", { headers: { cookie: `admin_session=${token}` } }),

@@ -2,6 +2,7 @@
 // oversize bodies (declared or streamed) and wrong content types. All refused; nothing stored.
 import assert from "node:assert/strict";
 import { type Ctx, type HostileCase, LEAD, send } from "./harness.ts";
+import { insertLead } from "../../db/leads.ts";
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const meta = { eventName: "Lead", eventSourceUrl: "http://localhost:8000/pt-br/", eventId: "evt_1" };
@@ -36,6 +37,22 @@ export const BODY_CASES: HostileCase[] = [
     category: "json",
     name: "prototype keys in Meta customData are dropped, nothing is polluted",
     writes: true,
+    // The Lead of a stored lead (only those are accepted); its custom data is decided by the server.
+    prepare: (ctx) =>
+      insertLead(ctx.t.db, {
+        idempotencyKey: null,
+        name: "Proto",
+        email: "proto@example.com",
+        whatsapp: "11987654321",
+        plan: "pro",
+        planLabel: "Pro",
+        utmSource: null,
+        utmCampaign: null,
+        utmMedium: null,
+        page: null,
+        submittedAt: new Date(),
+        eventId: "evt_proto",
+      }),
     send: (ctx) =>
       send.json(
         ctx,
@@ -48,7 +65,7 @@ export const BODY_CASES: HostileCase[] = [
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
       const rows = await ctx.t.db.query<{ payload: unknown }>("select payload from meta_outbox");
       const custom = (rows.at(-1)!.payload as { custom_data: Record<string, unknown> }).custom_data;
-      assert.equal(custom.content_name, "ok");
+      assert.equal(custom.content_name, "Pro");
       assert.ok(!Object.hasOwn(custom, "__proto__") && !("polluted" in custom));
     },
   },

@@ -95,7 +95,7 @@ export const PUBLIC_CASES: HostileCase[] = [
     writes: true,
     send: (ctx) =>
       send.json(ctx, "/api/tracking/visit", {
-        source: XSS[0],
+        source: `/pt-br/?q=${XSS[0]}`,
         utmSource: XSS[1],
         utmCampaign: XSS[2],
         utmMedium: XSS[3],
@@ -107,7 +107,7 @@ export const PUBLIC_CASES: HostileCase[] = [
       const rows = await ctx.t.db.query<{ source: string; utm_source: string }>(
         "select source, utm_source from visits order by id desc limit 1",
       );
-      assert.deepEqual(rows[0], { source: XSS[0], utm_source: XSS[1] });
+      assert.deepEqual(rows[0], { source: `/pt-br/?q=${XSS[0]}`, utm_source: XSS[1] });
     },
   },
   // SQL in text fields is data; the tables are all still there.

@@ -116,3 +116,18 @@ Deno.test("request log: probes are not logged unless they fail", async () => {
   });
   assert.deepEqual(lines.map((l) => [l.path, l.status]), [["/readyz", 503]]);
 });
+
+appTest(
+  "request log: a client's X-Request-Id is kept only when it is a short token of safe characters",
+  async (t) => {
+    for (
+      const hostile of ["<script>alert(1)</script>", "a".repeat(65), "id with spaces", '{"json":1}', "ação"]
+    ) {
+      const res = await t.request("/en", { headers: { "x-request-id": hostile } });
+      await res.body?.cancel();
+      const id = res.headers.get("x-request-id") ?? "";
+      assert.notEqual(id, hostile);
+      assert.match(id, /^[0-9a-f-]{36}$/, hostile);
+    }
+  },
+);

@@ -3,33 +3,60 @@ import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env.ts";
 import { Forbidden, Unauthorized } from "../errors.ts";
 import { sameOrigin } from "./same_origin.ts";
-import { type Session, SESSION_DAYS, validateSessionToken } from "../../services/sessions.ts";
+import { type Session, validateSessionToken } from "../../services/sessions.ts";
 
-/** Name of the administrator's session cookie. */
+/** Name of the administrator's session cookie (with the `__Host-` prefix over https). */
 export const SESSION_COOKIE = "admin_session";
+/** Name of the device cookie of a browser that signed in before (services/auth.ts, login throttling). */
+export const DEVICE_COOKIE = "admin_device";
 
 function nowOf(c: Context<AppEnv>): Date {
   return c.get("deps").now?.() ?? new Date();
 }
 
+function isHttps(c: Context<AppEnv>): boolean {
+  return c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:");
+}
+
+/**
+ * Over https a cookie is named `__Host-…`: the browser then accepts it only if Secure, from this exact host,
+ * with Path=/ and no Domain, so a sibling subdomain cannot plant or shadow it.
+ */
+export function cookieName(c: Context<AppEnv>, base: string): string {
+  return isHttps(c) ? `__Host-${base}` : base;
+}
+
 /** Sends the session cookie: HttpOnly, SameSite=Lax, Path=/, Secure when the public origin is https. */
 export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: Date): void {
-  setCookie(c, SESSION_COOKIE, token, {
+  setCookie(c, cookieName(c, SESSION_COOKIE), token, {
     httpOnly: true,
     sameSite: "Lax",
     path: "/",
-    secure: c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:"),
+    secure: isHttps(c),
     expires: expiresAt,
-    maxAge: SESSION_DAYS * 86_400,
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - nowOf(c).getTime()) / 1000)),
   });
 }
 
 /** Tells the browser to forget the session cookie. */
 export function clearSessionCookie(c: Context<AppEnv>): void {
-  deleteCookie(c, SESSION_COOKIE, {
+  deleteCookie(c, cookieName(c, SESSION_COOKIE), { path: "/", secure: isHttps(c) });
+}
+
+/** The device cookie: same attributes as the session cookie, kept for `days`. */
+export function setDeviceCookie(c: Context<AppEnv>, token: string, days: number): void {
+  setCookie(c, cookieName(c, DEVICE_COOKIE), token, {
+    httpOnly: true,
+    sameSite: "Lax",
     path: "/",
-    secure: c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:"),
+    secure: isHttps(c),
+    maxAge: days * 86_400,
   });
+}
+
+/** The device token the browser sent, if any. */
+export function deviceCookie(c: Context<AppEnv>): string | null {
+  return getCookie(c, cookieName(c, DEVICE_COOKIE)) ?? null;
 }
 
 /**
@@ -38,7 +65,7 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
  */
 export function loadSession(): MiddlewareHandler<AppEnv> {
   return async function loadSessionMiddleware(c, next) {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = getCookie(c, cookieName(c, SESSION_COOKIE));
     if (token) {
       const result = await validateSessionToken(c.get("deps").db, token, nowOf(c));
       if (result) {

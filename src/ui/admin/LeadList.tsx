@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { Card, LoadError } from "./Card.tsx";
-import { formatInt, formatSubmitted, visibleText } from "./format.ts";
+import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts";
 import { type Period, useLeads } from "./queries.ts";
 import type { Lead } from "./api.ts";
 
@@ -15,6 +15,7 @@ const PLAN_NAMES: Record<string, string> = {
 
 function LeadCard({ lead }: { lead: Lead }) {
   const plan = PLAN_NAMES[lead.plan] ? lead.plan : "unknown";
+  const mailto = mailtoHref(lead.email);
   const utm = [["Origem", lead.utmSource], ["Campanha", lead.utmCampaign], ["Mídia", lead.utmMedium]].filter(
     ([, v]) => v,
   );
@@ -25,7 +26,7 @@ function LeadCard({ lead }: { lead: Lead }) {
         <span className={`plan-badge plan-${plan}`}>{visibleText(lead.planLabel || PLAN_NAMES[plan])}</span>
       </div>
       <p className="lead-line">
-        <a href={`mailto:${lead.email}`}>{visibleText(lead.email)}</a>
+        {mailto ? <a href={mailto}>{visibleText(lead.email)}</a> : visibleText(lead.email)}
       </p>
       <p className="lead-line">{visibleText(lead.whatsapp)}</p>
       <p className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</p>

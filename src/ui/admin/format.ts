@@ -47,3 +47,13 @@ const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 export function visibleText(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase()}⟩`);
 }
+
+// A plain address: no `?`, `&`, `#`, `%` or `/` that a mail client would read as extra parameters (a
+// `victim@example.com?bcc=attacker@evil.example` lead must not copy anyone in).
+const PLAIN_ADDRESS = /^[A-Za-z0-9.!$'*+=^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
+
+/** The `mailto:` link for a lead's e-mail, or null when it is not a plain address (shown as text then). */
+export function mailtoHref(email: string): string | null {
+  const address = email.trim();
+  return address.length <= 254 && PLAIN_ADDRESS.test(address) ? `mailto:${address}` : null;
+}

@@ -5,7 +5,7 @@ import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
 import { conversionSource, type LeadErrors, type LeadFields, validateLead } from "./lead_form.ts";
 import { trackEvent } from "../../client/analytics.ts";
-import { randomId, storedUtm, trackConversion, withUtm } from "../../client/tracking.ts";
+import { randomId, sessionId, storedUtm, trackConversion, withUtm } from "../../client/tracking.ts";
 import { dropLead, keepLead, sendLead } from "../../client/lead_outbox.ts";
 import { metaEventId, pixelActive, sendMetaEvent } from "../../client/pixel.ts";
 
@@ -85,6 +85,7 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
       utmMedium: utm.utm_medium ?? null,
       page: location.href.slice(0, 2000),
       idempotencyKey,
+      sessionId: sessionId(),
     };
     if (eventId) body.eventId = eventId;
     if (honeypot) body.website = honeypot;

@@ -1,0 +1,423 @@
+// The public listener. Deno.serve has no header, body or keep-alive timeouts, holds any number of
+// connections, and its accept loop gives up on "Too many open files", so ~1,000 half-sent headers ended the
+// process. This guard owns the accept loop and every client connection: it keeps the descriptors it spends
+// within a budget below the soft limit, evicts the connections that have proven nothing first, cuts clients
+// that are slow to send their headers or their body, and relays proven connections to a Deno.serve that
+// listens on an ephemeral loopback port (the handler sees the real client address).
+import { log } from "./log.ts";
+
+export interface GuardLimits {
+  /** From the first byte of a request (or the connection's opening) to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From the end of the headers to the handler's answer: the body must have arrived by then. */
+  requestTimeoutMs: number;
+  /** How long a connection may sit idle between requests. */
+  keepAliveMs: number;
+  /** Header bytes accepted before the headers end (431 beyond). */
+  maxHeaderBytes: number;
+  /** Descriptors client connections may use: 1 each until their headers end, 3 once relayed. */
+  fdBudget: number;
+  /** Under pressure, a request running longer than this may be cut to make room. */
+  sheddableAfterMs: number;
+}
+
+export const DEFAULT_LIMITS: Omit<GuardLimits, "fdBudget"> = {
+  headersTimeoutMs: 5_000,
+  requestTimeoutMs: 10_000,
+  keepAliveMs: 5_000,
+  maxHeaderBytes: 32 * 1024,
+  sheddableAfterMs: 250,
+};
+
+/** The share of the budget relayed connections may use; the rest stays for new connections. */
+const RELAY_SHARE = 0.5;
+
+/** Descriptors kept for everything else: the database files and sockets, static files, logs. */
+const RESERVED_FDS = 160;
+
+export interface GuardStats {
+  open: number;
+  relayed: number;
+  fdsInUse: number;
+  fdBudget: number;
+  accepted: number;
+  evicted: number;
+  refused: number;
+  timedOut: number;
+}
+
+export interface GuardedServer {
+  addr: Deno.NetAddr;
+  /** Settles when the listener stopped: resolves after shutdown(), rejects if accepting failed for good. */
+  finished: Promise<void>;
+  /** Stops accepting, lets requests in flight finish (Deno.serve's graceful shutdown), then closes the rest. */
+  shutdown(): Promise<void>;
+  stats(): GuardStats;
+}
+
+export interface GuardOptions {
+  hostname: string;
+  port: number;
+  handler: (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
+  onListen?: (addr: Deno.NetAddr) => void;
+  limits?: Partial<GuardLimits>;
+}
+
+/** The soft limit on open descriptors (Deno raises it to the hard limit at start), and how many are open. */
+export async function descriptorLimits(): Promise<{ soft: number; open: number } | null> {
+  if (Deno.build.os !== "linux") return null;
+  try {
+    const text = await Deno.readTextFile("/proc/self/limits");
+    const soft = Number(/^Max open files\s+(\d+)/m.exec(text)?.[1]);
+    let open = 0;
+    for await (const _ of Deno.readDir("/proc/self/fd")) open++;
+    return Number.isFinite(soft) && soft > 0 ? { soft, open } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The budget for client connections: what the soft limit leaves after those open now and a reserve. */
+export function fdBudgetFor(limits: { soft: number; open: number } | null): number {
+  if (!limits) return 512;
+  return Math.max(64, limits.soft - limits.open - RESERVED_FDS);
+}
+
+const ACCEPTS_BEFORE_YIELD = 64;
+/** How long after its headers a first request may still be waiting for its body before it can be shed. */
+const BODY_GRACE_MS = 100;
+const PRE_RELAY_CHUNK = 2 * 1024;
+const RELAY_CHUNK = 64 * 1024;
+const encoder = new TextEncoder();
+
+function plainAnswer(status: string): Uint8Array {
+  return encoder.encode(
+    `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\nretry-after: 1\r\n\r\n`,
+  );
+}
+const ANSWER_503 = plainAnswer("503 Service Unavailable");
+const ANSWER_431 = plainAnswer("431 Request Header Fields Too Large");
+
+/** Index just past the blank line that ends the headers (CRLF or bare LF line ends), or -1. */
+export function headerEnd(bytes: Uint8Array, from: number): number {
+  for (let i = Math.max(0, from); i < bytes.length; i++) {
+    if (bytes[i] !== 10) continue;
+    if (bytes[i + 1] === 10) return i + 2;
+    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
+  }
+  return -1;
+}
+
+const decoder = new TextDecoder();
+
+/** The Content-Length a header block announces (0 without one). */
+export function contentLength(headers: Uint8Array): number {
+  const match = /\ncontent-length:[ \t]*(\d{1,15})/i.exec(decoder.decode(headers));
+  return match ? Number(match[1]) : 0;
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) done += await conn.write(bytes.subarray(done));
+}
+
+function isDescriptorExhaustion(error: unknown): boolean {
+  const text = String((error as Error)?.message ?? error);
+  return /too many open files|os error 2[34]\b/i.test(text);
+}
+
+class Client {
+  upstream: Deno.TcpConn | null = null;
+  relaying = false;
+  closed = false;
+  inRequest = 0;
+  requestStart = 0;
+  /** Start of the current wait for a request: the opening, or the end of the previous request. */
+  phaseStart: number;
+  /** First byte of the next request seen in this phase (0 = none yet). */
+  firstByteAt = 0;
+  lastUpstreamByte = 0;
+  /** Requests answered on this connection. */
+  served = 0;
+  relayedAt = 0;
+  /** Body bytes of the first request announced by Content-Length and not received yet. */
+  bodyOwed = 0;
+
+  constructor(readonly conn: Deno.TcpConn, readonly remoteAddr: Deno.NetAddr, now: number) {
+    this.phaseStart = now;
+  }
+}
+
+export async function serveGuarded(options: GuardOptions): Promise<GuardedServer> {
+  const limits: GuardLimits = {
+    ...DEFAULT_LIMITS,
+    fdBudget: fdBudgetFor(await descriptorLimits()),
+    ...options.limits,
+  };
+  const clients = new Set<Client>();
+  const byUpstreamPort = new Map<number, Client>();
+  const stats = { accepted: 0, evicted: 0, refused: 0, timedOut: 0 };
+  let fdsInUse = 0;
+  let relays = 0;
+  let stopping = false;
+
+  const inner = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: () => {},
+  }, async (request, info) => {
+    const client = byUpstreamPort.get(info.remoteAddr.port);
+    // Only the guard's own relays are served: a local process connecting to the inner port directly
+    // would otherwise bypass every limit and pose as 127.0.0.1.
+    if (!client) return new Response(null, { status: 421, headers: { connection: "close" } });
+    client.inRequest++;
+    client.requestStart = Date.now();
+    client.firstByteAt = 0;
+    try {
+      return await options.handler(request, { ...info, remoteAddr: client.remoteAddr });
+    } finally {
+      client.inRequest--;
+      client.served++;
+      client.phaseStart = Date.now();
+    }
+  });
+  const innerAddr = inner.addr;
+
+  function close(client: Client, reason?: "evicted" | "timedOut" | "refused"): void {
+    if (client.closed) return;
+    client.closed = true;
+    if (reason) stats[reason]++;
+    clients.delete(client);
+    fdsInUse -= 1;
+    try {
+      client.conn.close();
+    } catch { /* already closed by the peer */ }
+    if (client.relaying) {
+      client.relaying = false;
+      relays--;
+      fdsInUse -= 2;
+    }
+    if (client.upstream) {
+      byUpstreamPort.delete((client.upstream.localAddr as Deno.NetAddr).port);
+      try {
+        client.upstream.close();
+      } catch { /* already closed */ }
+    }
+  }
+
+  let lastPressureLog = 0;
+  function pressure(what: string): void {
+    const now = Date.now();
+    if (now - lastPressureLog < 10_000) return;
+    lastPressureLog = now;
+    log.warn(`connection limit: ${what}`, {
+      open: clients.size,
+      fdsInUse,
+      fdBudget: limits.fdBudget,
+      ...stats,
+    });
+  }
+
+  /**
+   * Frees descriptors for `need` more (and, for a new relay, room in the relays' share, so connections
+   * still proving themselves always have some) by closing, in this order: connections whose partial
+   * headers were read (oldest first), relays still owed their first body, idle kept-alive relays,
+   * connections not read yet, and requests running for longer than `sheddableAfterMs`. Legitimate requests
+   * send their body with their headers and take milliseconds; a dripped body takes seconds.
+   */
+  function makeRoom(need: number, keep: Client | undefined, forRelay: boolean): boolean {
+    const short = () => fdsInUse + need > limits.fdBudget;
+    const relaysShort = () => forRelay && (relays + 1) * 3 > limits.fdBudget * RELAY_SHARE;
+    if (!short() && !relaysShort()) return true;
+    pressure("closing the connections that have proven least");
+    const now = Date.now();
+    const order: [relay: boolean, pick: (c: Client) => boolean][] = [
+      [false, (c) => c.firstByteAt > 0],
+      [true, (c) => c.bodyOwed > 0 && now - c.relayedAt > BODY_GRACE_MS],
+      [true, (c) => c.inRequest === 0 && c.served > 0],
+      [false, () => true],
+      [true, (c) => c.inRequest > 0 && now - c.requestStart > limits.sheddableAfterMs],
+    ];
+    for (const [relay, pick] of order) {
+      if (!relay && !short()) continue; // only relays free room in the relays' share
+      for (const c of clients) {
+        if (!short() && !relaysShort()) return true;
+        if (!relay && !short()) break;
+        if (c !== keep && c.relaying === relay && pick(c)) close(c, "evicted");
+      }
+    }
+    return !short() && !relaysShort();
+  }
+
+  function sweep(): void {
+    const now = Date.now();
+    for (const c of clients) {
+      if (c.inRequest > 0) {
+        if (now - c.requestStart > limits.requestTimeoutMs) close(c, "timedOut");
+      } else if (c.firstByteAt) {
+        if (now - c.firstByteAt > limits.headersTimeoutMs) close(c, "timedOut");
+      } else if (now - Math.max(c.phaseStart, c.lastUpstreamByte) > limits.keepAliveMs) {
+        close(c, "timedOut");
+      }
+    }
+  }
+  const sweeper = setInterval(sweep, 250);
+
+  async function refuse(client: Client, answer: Uint8Array): Promise<void> {
+    stats.refused++;
+    await writeAll(client.conn, answer).catch(() => {});
+    close(client);
+  }
+
+  /** Reads until the headers end, then connects upstream and relays both ways until either side closes. */
+  async function handle(client: Client): Promise<void> {
+    const { conn } = client;
+    let pending = new Uint8Array(PRE_RELAY_CHUNK);
+    let length = 0;
+    let end = -1;
+    while (end < 0) {
+      if (length === pending.length) {
+        if (length >= limits.maxHeaderBytes) return refuse(client, ANSWER_431);
+        const bigger = new Uint8Array(Math.min(pending.length * 2, limits.maxHeaderBytes));
+        bigger.set(pending);
+        pending = bigger;
+      }
+      const n = await conn.read(pending.subarray(length));
+      if (n === null || client.closed) return close(client);
+      if (!client.firstByteAt) client.firstByteAt = Date.now();
+      end = headerEnd(pending.subarray(0, length + n), length - 2);
+      length += n;
+    }
+    client.bodyOwed = Math.max(0, contentLength(pending.subarray(0, end)) - (length - end));
+    client.relayedAt = Date.now();
+    if (!makeRoom(2, client, true)) return refuse(client, ANSWER_503);
+    client.relaying = true; // from here on it counts 3 descriptors, whatever connect() does
+    relays++;
+    fdsInUse += 2;
+    let upstream: Deno.TcpConn;
+    try {
+      upstream = await Deno.connect({ hostname: innerAddr.hostname, port: innerAddr.port });
+    } catch (error) {
+      if (isDescriptorExhaustion(error)) pressure("out of descriptors connecting to the inner server");
+      return refuse(client, ANSWER_503);
+    }
+    if (client.closed) {
+      upstream.close();
+      return;
+    }
+    client.upstream = upstream;
+    byUpstreamPort.set((upstream.localAddr as Deno.NetAddr).port, client);
+    upstream.setNoDelay(true);
+    client.conn.setNoDelay(true);
+    try {
+      await writeAll(upstream, pending.subarray(0, length));
+    } catch {
+      return close(client);
+    }
+    await Promise.all([toUpstream(client, upstream), toClient(client, upstream)]);
+    close(client);
+  }
+
+  async function toUpstream(client: Client, upstream: Deno.TcpConn): Promise<void> {
+    const buffer = new Uint8Array(RELAY_CHUNK);
+    try {
+      while (!client.closed) {
+        const n = await client.conn.read(buffer);
+        if (n === null) {
+          await upstream.closeWrite().catch(() => {});
+          return;
+        }
+        if (client.bodyOwed) client.bodyOwed = Math.max(0, client.bodyOwed - n);
+        else if (client.inRequest === 0 && !client.firstByteAt) client.firstByteAt = Date.now();
+        await writeAll(upstream, buffer.subarray(0, n));
+      }
+    } catch {
+      close(client);
+    }
+  }
+
+  async function toClient(client: Client, upstream: Deno.TcpConn): Promise<void> {
+    const buffer = new Uint8Array(RELAY_CHUNK);
+    try {
+      while (!client.closed) {
+        const n = await upstream.read(buffer);
+        if (n === null) return close(client);
+        client.lastUpstreamByte = Date.now();
+        await writeAll(client.conn, buffer.subarray(0, n));
+      }
+    } catch {
+      close(client);
+    }
+  }
+
+  // A long accept queue: while a flood keeps the process busy, a full queue makes the kernel drop new SYNs,
+  // and a well-behaved client's connection then waits for the kernel's 1 s retransmission. (Capped by
+  // net.core.somaxconn, 4096 on current Linux.)
+  const listener = Deno.listen({ hostname: options.hostname, port: options.port, tcpBacklog: 4096 });
+  const addr = listener.addr as Deno.NetAddr;
+  options.onListen?.(addr);
+
+  async function acceptLoop(): Promise<void> {
+    let inARow = 0;
+    while (!stopping) {
+      // A waiting accept completes at once, so a flood would keep this loop from ever yielding: every few
+      // accepts, let the reads of the connections already accepted run (a fresh client's headers among them).
+      if (++inARow % ACCEPTS_BEFORE_YIELD === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      let conn: Deno.TcpConn;
+      try {
+        conn = await listener.accept();
+      } catch (error) {
+        if (stopping || error instanceof Deno.errors.BadResource) return;
+        if (isDescriptorExhaustion(error)) {
+          // Something else in the process used descriptors: free some and keep accepting.
+          pressure("out of descriptors accepting");
+          makeRoom(limits.fdBudget, undefined, false); // closes every connection that has proven nothing
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          continue;
+        }
+        if (error instanceof Deno.errors.ConnectionAborted || error instanceof Deno.errors.ConnectionReset) {
+          continue;
+        }
+        throw error;
+      }
+      stats.accepted++;
+      const client = new Client(conn, conn.remoteAddr as Deno.NetAddr, Date.now());
+      clients.add(client);
+      fdsInUse += 1;
+      if (!makeRoom(0, client, false)) {
+        void refuse(client, ANSWER_503);
+        continue;
+      }
+      handle(client).catch(() => close(client));
+    }
+  }
+
+  const finished = acceptLoop();
+  finished.catch(() => clearInterval(sweeper));
+
+  return {
+    addr,
+    finished: finished.then(() => inner.finished),
+    async shutdown() {
+      stopping = true;
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      for (const c of clients) if (!c.relaying) close(c);
+      await inner.shutdown();
+      // The inner server has written its last answers; give the relays a moment to pass them on.
+      const deadline = Date.now() + 1_000;
+      while (clients.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (const c of clients) close(c);
+      clearInterval(sweeper);
+      await finished.catch(() => {});
+    },
+    stats: () => ({
+      open: clients.size,
+      relayed: byUpstreamPort.size,
+      fdsInUse,
+      fdBudget: limits.fdBudget,
+      ...stats,
+    }),
+  };
+}

@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { contentLength, fdBudgetFor, type GuardLimits, headerEnd, serveGuarded } from "./conn_guard.ts";
+
+const encoder = new TextEncoder();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const FAST: Partial<GuardLimits> = {
+  headersTimeoutMs: 300,
+  requestTimeoutMs: 600,
+  keepAliveMs: 300,
+  maxHeaderBytes: 4096,
+};
+
+async function withGuard(
+  limits: Partial<GuardLimits>,
+  fn: (port: number, guard: Awaited<ReturnType<typeof serveGuarded>>) => Promise<void>,
+) {
+  const guard = await serveGuarded({
+    hostname: "127.0.0.1",
+    port: 0,
+    limits,
+    handler: async (request, info) => {
+      const body = request.method === "POST" ? await request.text().catch(() => "") : "";
+      return Response.json({ address: info.remoteAddr.hostname, port: info.remoteAddr.port, body });
+    },
+  });
+  try {
+    await fn(guard.addr.port, guard);
+  } finally {
+    await guard.shutdown();
+  }
+}
+
+/** Milliseconds until the server closes `conn` (EOF or reset); -1 if still open after `limitMs`. */
+async function closedAfter(conn: Deno.Conn, limitMs: number): Promise<number> {
+  const started = Date.now();
+  const buffer = new Uint8Array(1024);
+  const deadline = started + limitMs;
+  while (Date.now() < deadline) {
+    const n = await Promise.race([conn.read(buffer).catch(() => null), sleep(deadline - Date.now())]);
+    if (n === null) return Date.now() - started;
+    if (n === undefined) break;
+  }
+  return -1;
+}
+
+Deno.test("conn guard: headerEnd finds the blank line with CRLF or bare LF line ends", () => {
+  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\nbody"), 0), 27);
+  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\nHost: x\n\n"), 0), 24);
+  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"), 0), -1);
+  assert.equal(contentLength(encoder.encode("POST / HTTP/1.1\r\nContent-Length: 42\r\n\r\n")), 42);
+  assert.equal(contentLength(encoder.encode("GET / HTTP/1.1\r\n\r\n")), 0);
+  assert.equal(fdBudgetFor({ soft: 1024, open: 74 }), 1024 - 74 - 160);
+  assert.equal(fdBudgetFor({ soft: 100, open: 74 }), 64);
+});
+
+Deno.test("conn guard: requests are relayed with the client's own address", async () => {
+  await withGuard(FAST, async (port) => {
+    const res = await fetch(`http://127.0.0.1:${port}/x`, { method: "POST", body: "hello" });
+    const body = await res.json();
+    assert.equal(body.address, "127.0.0.1");
+    assert.equal(body.body, "hello");
+    assert.notEqual(body.port, port);
+  });
+});
+
+Deno.test("conn guard: half-sent headers, a stalled body and an idle connection are cut", async () => {
+  await withGuard(FAST, async (port) => {
+    const half = await Deno.connect({ hostname: "127.0.0.1", port });
+    await half.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\nX-Slow: "));
+    const drip = await Deno.connect({ hostname: "127.0.0.1", port });
+    await drip.write(encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab"));
+    const idle = await Deno.connect({ hostname: "127.0.0.1", port });
+    const [halfMs, dripMs, idleMs] = await Promise.all([
+      closedAfter(half, 3_000),
+      closedAfter(drip, 3_000),
+      closedAfter(idle, 3_000),
+    ]);
+    for (const c of [half, drip, idle]) c.close();
+    assert.ok(halfMs >= 250 && halfMs < 1_500, `half headers cut after ${halfMs} ms`);
+    assert.ok(dripMs >= 550 && dripMs < 2_000, `stalled body cut after ${dripMs} ms`);
+    assert.ok(idleMs >= 250 && idleMs < 1_500, `idle connection cut after ${idleMs} ms`);
+  });
+});
+
+Deno.test("conn guard: headers over the limit get 431", async () => {
+  await withGuard(FAST, async (port) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(encoder.encode(`GET / HTTP/1.1\r\nX-Big: ${"a".repeat(5000)}`)).catch(() => {});
+    const buffer = new Uint8Array(200);
+    const n = await conn.read(buffer);
+    conn.close();
+    assert.match(new TextDecoder().decode(buffer.subarray(0, n ?? 0)), /^HTTP\/1.1 431 /);
+  });
+});
+
+Deno.test("conn guard: past the descriptor budget, unproven connections make room for a fresh client", async () => {
+  await withGuard(
+    { ...FAST, headersTimeoutMs: 10_000, keepAliveMs: 10_000, fdBudget: 30 },
+    async (port, guard) => {
+      const flood: Deno.Conn[] = [];
+      for (let i = 0; i < 60; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(encoder.encode("GET / HTTP/1.1\r\nX-Slow: "));
+        flood.push(conn);
+      }
+      await sleep(100);
+      const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+      const res = await fetch(`http://127.0.0.1:${port}/`, { client });
+      assert.equal(res.status, 200);
+      await res.body?.cancel();
+      client.close();
+      const stats = guard.stats();
+      assert.ok(stats.fdsInUse <= 30, JSON.stringify(stats));
+      assert.ok(stats.evicted >= 30, JSON.stringify(stats));
+      for (const conn of flood) conn.close();
+    },
+  );
+});
