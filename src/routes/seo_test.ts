@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { appTest, TEST_ORIGIN } from "../testing/app.ts";
-import { PUBLIC_PAGES } from "../shared/routes.ts";
+import { pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
+import { LANG_INFO, LANGS } from "../shared/languages.ts";
+import { NAMESPACES } from "../shared/i18n.ts";
+import { loadLocales } from "../server/locales.ts";
 import { SITE } from "../site.ts";
 
 appTest("seo: the sitemap lists every public page in every language with its alternates", async (t) => {
@@ -66,3 +69,47 @@ appTest("seo: every public page has its head tags: canonical, hreflang, Open Gra
   assert.ok(html.includes(`<meta name="robots" content="index, follow"/>`));
   assert.match(html, /<meta name="keywords" content="[^"]+"\/>/);
 });
+
+/**
+ * Raw translation keys in a head: dotted names whose first part is a top-level key of some namespace
+ * (`terms.meta.keywords`), with or without the namespace (`legal:terms.meta.keywords`). i18next prints the
+ * key itself when the copy is missing, so this is what a missing meta text looks like.
+ */
+function rawKeys(head: string, roots: Set<string>): string[] {
+  const found = head.match(/\b(?:[a-z]+:)?[a-zA-Z][\w-]*(?:\.[a-zA-Z][\w-]*)+\b/g) ?? [];
+  return found.filter((token) => {
+    const [first] = token.replace(/^[a-z]+:/, "").split(".");
+    return roots.has(first) || /^[a-z]+:/.test(token) && NAMESPACES.includes(token.split(":")[0] as never);
+  });
+}
+
+appTest(
+  "seo: no page's head (every public page, 3 languages, and the 404) contains a translation key",
+  async (t) => {
+    const locales = await loadLocales();
+    const roots = new Set(
+      LANGS.flatMap((l) => NAMESPACES.flatMap((ns) => Object.keys(locales[l][ns] ?? {}))),
+    );
+    // The detector itself: a raw key as i18next prints it is caught, ordinary head text is not.
+    assert.deepEqual(
+      rawKeys('<meta content="terms.meta.keywords"/><title>legal:privacy.meta.title</title>', roots),
+      [
+        "terms.meta.keywords",
+        "legal:privacy.meta.title",
+      ],
+    );
+    assert.deepEqual(rawKeys('<meta content="https://schema.org og-image.png zapflow.com.br"/>', roots), []);
+    const paths = [
+      ...PUBLIC_PAGES.flatMap((page) => LANGS.map((lang) => pagePath(page, lang))),
+      ...LANGS.map((lang) => `/${LANG_INFO[lang].prefix}/no-such-page`),
+    ];
+    for (const path of paths) {
+      const res = await t.request(path);
+      assert.equal(res.status, path.endsWith("no-such-page") ? 404 : 200, path);
+      const html = await res.text();
+      const head = html.slice(html.indexOf("<head>"), html.indexOf("</head>"));
+      assert.ok(head.length > 100, `${path}: head found`);
+      assert.deepEqual(rawKeys(head, roots), [], `${path}: translation keys in the head`);
+    }
+  },
+);
