@@ -254,14 +254,15 @@ browserTest("site: a customer logo that fails to load becomes an initials tile",
 });
 
 browserTest(
-  "site: the language switch lands on the same page in the other language and is remembered",
+  "site: the language switch lands on the same page in the other language, keeps the query and is remembered",
   async () => {
     const { baseUrl } = await server();
     const { page, close } = await openPage(baseUrl, DESKTOP);
     try {
-      await gotoHydrated(page, baseUrl + "/pt-br/politica-privacidade");
+      const query = "?utm_source=news&utm_campaign=nov%20sale&ref=a";
+      await gotoHydrated(page, baseUrl + "/pt-br/politica-privacidade" + query);
       await page.locator('.lang-list a[hreflang="en"]').click();
-      await page.waitForURL(baseUrl + "/en/privacy-policy");
+      await page.waitForURL(baseUrl + "/en/privacy-policy" + query);
       await page.waitForSelector("html[data-hydrated=true]");
       assert.equal(await page.getAttribute("html", "lang"), "en");
       assert.equal(await page.evaluate((k) => localStorage.getItem(k), LANG_STORAGE_KEY), "en");
@@ -271,7 +272,7 @@ browserTest(
       assert.equal(cookie?.sameSite, "Lax");
       assert.ok(cookie!.expires * 1000 > Date.now() + 360 * 86_400_000, "kept for a year");
       await page.locator('.lang-list a[hreflang="es"]').click();
-      await page.waitForURL(baseUrl + "/es/politica-de-privacidad");
+      await page.waitForURL(baseUrl + "/es/politica-de-privacidad" + query);
       // The root now honours the stored choice.
       await page.goto(baseUrl + "/");
       assert.equal(new URL(page.url()).pathname, "/es");
