@@ -113,3 +113,52 @@ appTest(
     }
   },
 );
+
+/** The JSON-LD blocks of a page. */
+function jsonLd(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([^<]+)<\/script>/g)].map((m) =>
+    JSON.parse(m[1])
+  );
+}
+
+/** Visible text of the page's body, tags dropped and React's entities decoded. */
+function bodyText(html: string): string {
+  return html.slice(html.indexOf("<body>")).replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"').replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+}
+
+appTest(
+  "seo: pages that show an FAQ carry it as FAQPage JSON-LD, the same questions and answers",
+  async (t) => {
+    for (const page of PUBLIC_PAGES) {
+      for (const lang of LANGS) {
+        const path = pagePath(page, lang);
+        const html = await (await t.request(path)).text();
+        const faqs = jsonLd(html).filter((b) => b["@type"] === "FAQPage");
+        const shown = (html.match(/class="faq-item/g) ?? []).length;
+        if (!shown) {
+          assert.equal(faqs.length, 0, `${path}: no FAQ on screen, no FAQPage`);
+          continue;
+        }
+        assert.equal(faqs.length, 1, `${path}: one FAQPage`);
+        const entities = faqs[0].mainEntity as {
+          "@type": string;
+          name: string;
+          acceptedAnswer: { text: string };
+        }[];
+        assert.equal(entities.length, shown, `${path}: as many questions as on screen`);
+        assert.equal(faqs[0].inLanguage, LANG_INFO[lang].htmlLang);
+        const text = bodyText(html);
+        for (const q of entities) {
+          assert.equal(q["@type"], "Question");
+          assert.ok(q.name.length > 5 && text.includes(q.name), `${path}: question shown: ${q.name}`);
+          assert.ok(text.includes(q.acceptedAnswer.text), `${path}: answer shown: ${q.acceptedAnswer.text}`);
+        }
+      }
+    }
+    // Both pages with an FAQ are covered.
+    for (const path of ["/pt-br", "/es/pipefy-whatsapp-integracao"]) {
+      assert.ok(jsonLd(await (await t.request(path)).text()).some((b) => b["@type"] === "FAQPage"), path);
+    }
+  },
+);

@@ -8,7 +8,7 @@ import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/route
 import { type PageData, serializePageData } from "../shared/page_data.ts";
 import { SITE } from "../site.ts";
 import { Document, type HeadMeta } from "../ui/Document.tsx";
-import { PAGE_META_KEY, PAGE_NAMESPACES, type PageComponent } from "../ui/pages/registry.ts";
+import { PAGE_FAQ_KEY, PAGE_META_KEY, PAGE_NAMESPACES, type PageComponent } from "../ui/pages/registry.ts";
 import { PageRoot } from "../ui/PageRoot.tsx";
 import { NotFoundPage } from "../ui/pages/NotFoundPage.tsx";
 import AdminApp from "../ui/admin/AdminApp.tsx";
@@ -27,7 +27,7 @@ import {
   type HtmlTemplate,
   NONCE_SLOT,
 } from "./html_template.ts";
-import { structuredData } from "./structured_data.ts";
+import { type FaqItem, structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
   home: HomePage,
@@ -62,9 +62,15 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
   const metaKey = PAGE_META_KEY[page];
   const isPublic = PUBLIC_PAGES.includes(page);
   const text = (k: string) => String(t(`${metaKey}.${k}`));
+  const faqKey = PAGE_FAQ_KEY[page];
+  const faq = faqKey ? t(faqKey, { returnObjects: true }) as unknown as FaqItem[] : undefined;
   return {
     jsonLd: isPublic
-      ? structuredData(page, lang, origin, { title: text("title"), description: text("description") })
+      ? structuredData(page, lang, origin, {
+        title: text("title"),
+        description: text("description"),
+        faq: Array.isArray(faq) ? faq : undefined,
+      })
       : undefined,
     title: `${text("title")} | ${SITE.brand}`,
     description: text("description"),

@@ -30,4 +30,10 @@ export const PAGE_META_KEY: Record<PageId, string> = {
   admin: "common:admin.meta",
 };
 
+/** Pages that show an FAQ, and where its questions live: the FAQ section and the `FAQPage` JSON-LD read it. */
+export const PAGE_FAQ_KEY: Partial<Record<PageId, string>> = {
+  home: "home:faq.items",
+  pipefy: "pipefy:faq.items",
+};
+
 export type PageComponent = ComponentType<PageProps>;
