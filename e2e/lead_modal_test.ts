@@ -209,6 +209,12 @@ browserTest(
         (r) => r.length > 0,
       );
       assert.deepEqual(conversions.map((c) => c.source), ["pricing_pro_plan"]);
+      // Sent once: the lead left the outbox, so a later page load records nothing more.
+      await v.page.waitForURL(/^https:\/\/app\.zapflow\.com\.br\//);
+      await land(v.page, v.base + "/pt-br/");
+      await v.page.waitForTimeout(1000);
+      assert.equal(await v.page.evaluate(() => localStorage.getItem("zapflow.leadOutbox")), null);
+      assert.equal((await rows(server, "select id from conversions")).length, 1);
     } finally {
       await v.context.close();
       await server.close();

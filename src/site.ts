@@ -76,12 +76,25 @@ export const SITE = {
       es: "¡Hola! Quiero saber más sobre la integración de WhatsApp con Trello.",
     },
   } satisfies Record<string, Record<Lang, string>>,
-  /** Subscription plans; names, prices and limits are translation text (`home:pricing.plans.*`). */
+  /**
+   * Subscription plans; names, displayed prices and limits are translation text (`home:pricing.plans.*`).
+   * `price` is the monthly price in BRL that conversion events carry as their value.
+   */
   plans: [
-    { key: "micro", checkoutUrl: "https://app.zapflow.com.br/checkout/micro", highlighted: false },
-    { key: "pro", checkoutUrl: "https://app.zapflow.com.br/checkout/pro", highlighted: true },
-    { key: "premium", checkoutUrl: "https://app.zapflow.com.br/checkout/premium", highlighted: false },
-  ] as { key: PlanKey; checkoutUrl: string; highlighted: boolean }[],
+    {
+      key: "micro",
+      price: 147,
+      checkoutUrl: "https://app.zapflow.com.br/checkout/micro",
+      highlighted: false,
+    },
+    { key: "pro", price: 297, checkoutUrl: "https://app.zapflow.com.br/checkout/pro", highlighted: true },
+    {
+      key: "premium",
+      price: 497,
+      checkoutUrl: "https://app.zapflow.com.br/checkout/premium",
+      highlighted: false,
+    },
+  ] as { key: PlanKey; price: number; checkoutUrl: string; highlighted: boolean }[],
   /** YouTube ids and start times (seconds). */
   videos: {
     homeDemo: { id: "Qm7dXb3nZ1E", start: 325 },

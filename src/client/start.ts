@@ -18,10 +18,11 @@ export function startTracking(config: PublicConfig): void {
     if (event.persisted) void trackVisit();
   });
   // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
-  if (hasThirdParties(config) && thirdPartiesAllowed(config)) {
-    void import("./pixel.ts").then((m) => m.startThirdParties(config));
-  }
-  const flush = () => void flushLeadOutbox();
+  const thirdParties = hasThirdParties(config) && thirdPartiesAllowed(config)
+    ? import("./pixel.ts").then((m) => m.startThirdParties(config))
+    : Promise.resolve();
+  // A lead delivered from the outbox sends its pixel event too, so the pixel starts first.
+  const flush = () => void thirdParties.catch(() => {}).then(() => flushLeadOutbox());
   if ("requestIdleCallback" in globalThis) requestIdleCallback(flush, { timeout: 2000 });
   else setTimeout(flush, 200);
 }

@@ -22,6 +22,9 @@ export const leadBody = z.strictObject({
   page: text(2000).nullish(),
   idempotencyKey: token(100).nullish(),
   eventId: token(100).nullish(),
+  sessionId: token(100).nullish(),
+  // When the visitor pressed submit (epoch ms): a lead re-sent later from the browser outbox keeps its time.
+  submittedAt: z.number().int().nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
 });
@@ -49,6 +52,7 @@ export function leadsApi(origin: string): Hono<AppEnv> {
       page: body.page || null,
       idempotencyKey: body.idempotencyKey ?? null,
       eventId: body.eventId ?? null,
+      submittedAt: body.submittedAt ?? null,
     }, { client: metaClient(c), now: nowOf(c) });
     return c.json({ id }, 201, headers);
   });

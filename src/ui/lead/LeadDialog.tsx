@@ -3,11 +3,17 @@ import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from 
 import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
-import { conversionSource, type LeadErrors, type LeadFields, validateLead } from "./lead_form.ts";
+import {
+  conversionSource,
+  type LeadErrors,
+  leadEventData,
+  type LeadFields,
+  validateLead,
+} from "./lead_form.ts";
 import { trackEvent } from "../../client/analytics.ts";
-import { randomId, storedUtm, trackConversion, withUtm } from "../../client/tracking.ts";
-import { dropLead, keepLead, sendLead } from "../../client/lead_outbox.ts";
-import { metaEventId, pixelActive, sendMetaEvent } from "../../client/pixel.ts";
+import { currentOrigin, randomId, withUtm } from "../../client/tracking.ts";
+import { deliverLead, keepLead } from "../../client/lead_outbox.ts";
+import { metaEventId, pixelActive } from "../../client/pixel.ts";
 
 /** Delays of spec section 9: redirect 800 ms after a saved lead, 500 ms after a failed save. */
 export const REDIRECT_AFTER_SAVE_MS = 800;
@@ -72,33 +78,41 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
       return;
     }
     setSubmitting(true);
-    const utm = storedUtm();
+    const origin = currentOrigin();
     const eventId = pixelActive() ? metaEventId("Lead") : null;
-    const idempotencyKey = `lead_${Date.now()}_${randomId(12)}`;
+    const createdAt = Date.now();
+    const idempotencyKey = `lead_${createdAt}_${randomId(12)}`;
     const body: Record<string, unknown> = {
       name: fields.name.trim(),
       email: fields.email.trim(),
       whatsapp: fields.whatsapp.trim(),
       plan: planLabel,
-      utmSource: utm.utm_source ?? null,
-      utmCampaign: utm.utm_campaign ?? null,
-      utmMedium: utm.utm_medium ?? null,
+      utmSource: origin.utmSource,
+      utmCampaign: origin.utmCampaign,
+      utmMedium: origin.utmMedium,
       page: location.href.slice(0, 2000),
       idempotencyKey,
+      sessionId: origin.sessionId,
+      submittedAt: createdAt,
     };
     if (eventId) body.eventId = eventId;
     if (honeypot) body.website = honeypot;
-    // Kept before sending: even if the tab closes mid-request, a later page load re-sends it.
-    keepLead({ idempotencyKey, createdAt: Date.now(), body });
-    const result = await sendLead(body);
+    // Kept before sending: even if the tab closes mid-request, a later page load re-sends it, and its
+    // conversion goes with whichever send delivers it.
+    keepLead({
+      idempotencyKey,
+      createdAt,
+      body,
+      conversion: {
+        source: conversionSource(intent),
+        label: planLabel,
+        origin,
+        meta: eventId ? { eventId, customData: leadEventData(intent) } : null,
+      },
+    });
+    const result = await deliverLead(idempotencyKey);
     const target = intent.kind === "plan" ? withUtm(intent.checkoutUrl) : intent.checkoutUrl;
-    if (result !== "failed") dropLead(idempotencyKey);
     if (result === "saved") {
-      trackEvent("lead_capture", "lead", planLabel);
-      void trackConversion(conversionSource(intent));
-      if (eventId) {
-        void sendMetaEvent("Lead", { content_name: planLabel, content_category: "pricing" }, eventId);
-      }
       setTimeout(() => finish(target), REDIRECT_AFTER_SAVE_MS);
     } else {
       setTimeout(() => finish(target), REDIRECT_AFTER_FAILURE_MS);
