@@ -313,3 +313,60 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "lead modal: the privacy sentence links to the privacy policy in the page's language; a backdrop click " +
+    "closes it like Escape and Cancel",
+  async () => {
+    const server = await serveApp();
+    const v = await visitor(server, { width: 390, height: 844 });
+    try {
+      const cases = [
+        {
+          path: "/pt-br/",
+          plan: "Assinar agora (Pro)",
+          link: "política de privacidade",
+          href: "/pt-br/politica-privacidade",
+        },
+        { path: "/en/", plan: "Subscribe now (Pro)", link: "privacy policy", href: "/en/privacy-policy" },
+        {
+          path: "/es/",
+          plan: "Suscribirme ahora (Pro)",
+          link: "política de privacidad",
+          href: "/es/politica-de-privacidad",
+        },
+      ];
+      for (const c of cases) {
+        await land(v.page, v.base + c.path);
+        await v.page.getByRole("button", { name: c.plan }).click();
+        const dialog = v.page.getByRole("dialog");
+        await dialog.waitFor();
+        const link = dialog.getByRole("link", { name: new RegExp(`^${c.link}`) });
+        assert.equal(await link.getAttribute("href"), c.href, c.path);
+        assert.equal(await link.getAttribute("target"), "_blank", c.path);
+        const shot = `e2e/screenshots/lead-modal-privacy-${c.path.replaceAll("/", "")}-390.png`;
+        await v.page.screenshot({ path: shot }).catch(() => {});
+        // A press inside the form released outside (selecting text) does not close it.
+        const box = (await dialog.boundingBox())!;
+        await v.page.mouse.move(box.x + box.width / 2, box.y + 40);
+        await v.page.mouse.down();
+        await v.page.mouse.move(4, box.y + box.height / 2);
+        await v.page.mouse.up();
+        assert.equal(await dialog.isVisible(), true, `${c.path}: still open after a drag out`);
+        // A click on the backdrop (outside the box) closes it and is logged.
+        assert.ok(box.x > 8, "the backdrop shows beside the dialog");
+        await v.page.mouse.click(4, box.y + box.height / 2);
+        await dialog.waitFor({ state: "hidden" });
+        const events = await v.page.evaluate(() =>
+          (globalThis as unknown as { dataLayer: { event: string; event_label: string }[] }).dataLayer
+            .map((e) => `${e.event}:${e.event_label}`)
+        );
+        assert.ok(events.includes("lead_modal_close:Pro"), `${c.path}: ${events.join(", ")}`);
+      }
+      assert.deepEqual(v.errors, []);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);

@@ -1,6 +1,16 @@
 // The lead-capture dialog (spec sections 2, 4 and 5). Loaded on first use by LeadModal.tsx.
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  type ReactNode,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { pagePath } from "../../shared/routes.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
 import {
@@ -28,7 +38,7 @@ export interface LeadDialogProps {
   onClosed: () => void;
 }
 
-export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
+export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) {
   const { t } = useTranslation("lead");
   const dialog = useRef<HTMLDialogElement>(null);
   const inputs = useRef<Partial<Record<keyof LeadFields, HTMLInputElement | null>>>({});
@@ -119,6 +129,25 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
     }
   }
 
+  // A click on the backdrop is a click on the dialog element outside its box. Both the press and the release
+  // must be there, so selecting text in a field and releasing outside does not close it.
+  const pressedOnBackdrop = useRef(false);
+  function onBackdrop(event: MouseEvent<HTMLDialogElement> | PointerEvent<HTMLDialogElement>): boolean {
+    const el = dialog.current;
+    if (!el || event.target !== el) return false;
+    const box = el.getBoundingClientRect();
+    return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top ||
+      event.clientY > box.bottom;
+  }
+  function backdropPress(event: PointerEvent<HTMLDialogElement>) {
+    pressedOnBackdrop.current = onBackdrop(event);
+  }
+  function backdropClick(event: MouseEvent<HTMLDialogElement>) {
+    const released = pressedOnBackdrop.current && onBackdrop(event);
+    pressedOnBackdrop.current = false;
+    if (released && !submitting) close(true);
+  }
+
   function keyDown(event: KeyboardEvent<HTMLDialogElement>) {
     if (event.key !== "Tab") return;
     // Keep focus inside the dialog (showModal makes the page inert, this also keeps it off the browser UI).
@@ -175,6 +204,8 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
         if (!submitting) close(true);
       }}
       onKeyDown={keyDown}
+      onPointerDown={backdropPress}
+      onClick={backdropClick}
     >
       <form className="lead-form" noValidate onSubmit={submit}>
         <div className="lead-head">
@@ -213,7 +244,15 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
             onChange={(e) => setHoneypot(e.target.value)}
           />
         </div>
-        <p className="lead-privacy">{t("leadModal.privacy")}</p>
+        <p className="lead-privacy">
+          <Trans
+            t={t}
+            i18nKey="leadModal.privacy"
+            components={{
+              policy: <NewTabLink href={pagePath("privacy", lang)} note={t("common:nav.newTab")} />,
+            }}
+          />
+        </p>
         <div className="lead-actions">
           <button type="button" className="btn btn-outline" onClick={() => close(true)} disabled={submitting}>
             {t("leadModal.cancel")}
@@ -224,5 +263,15 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
         </div>
       </form>
     </dialog>
+  );
+}
+
+/** A link that opens in a new tab and says so to screen readers (its text comes from the translation). */
+function NewTabLink({ href, note, children }: { href: string; note: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener">
+      {children}
+      <span className="visually-hidden">{` ${note}`}</span>
+    </a>
   );
 }
