@@ -104,6 +104,11 @@ browserTest(
         0,
         "no banner in none mode",
       );
+      assert.equal(
+        await v.page.getByRole("button", { name: "Preferências de privacidade" }).count(),
+        0,
+        "no cookie preferences when nothing waits for consent",
+      );
       await until(() => v.page.evaluate(() => Array.isArray((globalThis as { __fb?: unknown }).__fb)));
       await v.page.getByRole("button", { name: "Assinar agora (Premium)" }).click();
       const dialog = v.page.getByRole("dialog");

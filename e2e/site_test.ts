@@ -393,3 +393,78 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "site: the 404 keeps the spec's sentences inside the site's header and footer, in the path's language",
+  async () => {
+    const { baseUrl } = await server();
+    const cases = [
+      { path: "/pt-br/nao-existe", lang: "pt-BR", home: "/pt-br", back: "Voltar para a página inicial" },
+      { path: "/en/no/such/page", lang: "en", home: "/en", back: "Back to the home page" },
+      { path: "/es/no-existe?utm_source=x", lang: "es", home: "/es", back: "Volver a la página de inicio" },
+      { path: "/pagina-inexistente", lang: "pt-BR", home: "/pt-br", back: "Voltar para a página inicial" },
+    ];
+    for (const viewport of [PHONE, DESKTOP]) {
+      for (const c of cases) {
+        const { page, problems, close } = await openPage(baseUrl, viewport);
+        const where = `${c.path} at ${viewport.width}`;
+        try {
+          const res = await gotoHydrated(page, baseUrl + c.path);
+          assert.equal(res?.status(), 404, where);
+          assert.equal(await page.getAttribute("html", "lang"), c.lang, where);
+          assert.equal(await page.locator("h1").textContent(), "404 Page Not Found", where);
+          assert.ok(
+            (await page.locator("main").innerText()).includes(
+              "Did you forget to add the page to the router?",
+            ),
+            where,
+          );
+          assert.equal(await page.locator("header.site-header").count(), 1, `${where}: header`);
+          assert.equal(await page.locator("footer.site-footer").count(), 1, `${where}: footer`);
+          const back = page.getByRole("link", { name: c.back });
+          assert.equal(await back.getAttribute("href"), c.home, where);
+          const name = `404-${c.lang}-${viewport.width}${
+            c.path === "/pagina-inexistente" ? "-unprefixed" : ""
+          }`;
+          await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true }).catch(() => {});
+          // The header works (it is hydrated): on a phone its menu opens.
+          if (viewport === PHONE) {
+            await page.locator(".menu-toggle").click();
+            await page.locator("#site-nav.open").waitFor({ timeout: 3000 });
+          }
+          await back.click();
+          await page.waitForURL(baseUrl + c.home);
+          // The document's own 404 is the only failed load Chromium reports.
+          const errors = problems.consoleErrors.filter((e) => !e.includes("status of 404"));
+          assert.deepEqual(errors, [], where);
+          assert.deepEqual(problems.failedRequests, [`${baseUrl}${c.path} 404`], where);
+        } finally {
+          await close();
+        }
+      }
+    }
+  },
+);
+
+browserTest(
+  "site: no cookie-preferences link without a pixel or tag manager; the testimonials' stars share the hero's gold",
+  async () => {
+    const { baseUrl } = await server();
+    const { page, close } = await openPage(baseUrl, DESKTOP);
+    try {
+      await gotoHydrated(page, baseUrl + "/pt-br");
+      assert.equal(await page.locator(".site-footer button").count(), 0, "nothing to consent to, no link");
+      const gold = await page.evaluate(() => ({
+        hero: getComputedStyle(document.querySelector(".hero .pill svg")!).color,
+        stars: [...document.querySelectorAll(".testimonial .stars")].map((el) => getComputedStyle(el).color),
+        variable: getComputedStyle(document.documentElement).getPropertyValue("--gold").trim(),
+      }));
+      assert.equal(gold.variable, "#b7791f");
+      assert.equal(gold.hero, "rgb(183, 121, 31)");
+      assert.ok(gold.stars.length >= 3, "testimonials found");
+      for (const color of gold.stars) assert.equal(color, gold.hero);
+    } finally {
+      await close();
+    }
+  },
+);

@@ -8,15 +8,17 @@ import { hasThirdParties, thirdPartiesAllowed } from "./consent.ts";
 
 let started = false;
 
-/** Starts tracking for a public page (once). */
-export function startTracking(config: PublicConfig): void {
+/** Starts tracking for a public page (once); `visit: false` for pages that are not a page view (the 404). */
+export function startTracking(config: PublicConfig, { visit = true } = {}): void {
   if (started) return;
   started = true;
   captureUtm();
-  void trackVisit();
-  addEventListener("pageshow", (event) => {
-    if (event.persisted) void trackVisit();
-  });
+  if (visit) {
+    void trackVisit();
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) void trackVisit();
+    });
+  }
   // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
   const thirdParties = hasThirdParties(config) && thirdPartiesAllowed(config)
     ? import("./pixel.ts").then((m) => m.startThirdParties(config))

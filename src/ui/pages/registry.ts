@@ -19,6 +19,9 @@ export const PAGE_NAMESPACES: Record<PageId, Namespace[]> = {
   admin: ["common"],
 };
 
+/** The not-found page's namespaces: the site's header and footer, and the consent banner. */
+export const NOT_FOUND_NAMESPACES: Namespace[] = ["common", "lead"];
+
 /** Which namespace and key prefix hold a page's title, description and keywords. */
 export const PAGE_META_KEY: Record<PageId, string> = {
   home: "home:meta",
