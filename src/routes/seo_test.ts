@@ -162,3 +162,59 @@ appTest(
     }
   },
 );
+
+/** Width and height of a PNG, from its IHDR chunk. */
+function pngSize(bytes: Uint8Array): [number, number] {
+  assert.deepEqual([...bytes.slice(1, 4)], [0x50, 0x4e, 0x47], "a PNG");
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  return [view.getUint32(16), view.getUint32(20)];
+}
+
+appTest(
+  "seo: favicon.ico, the apple-touch-icon and the web app manifest are served and linked in the head",
+  async (t) => {
+    const html = await (await t.request("/es")).text();
+    for (
+      const tag of [
+        '<link rel="icon" href="/favicon.ico" sizes="48x48"/>',
+        '<link rel="icon" href="/favicon.svg" type="image/svg+xml"/>',
+        '<link rel="apple-touch-icon" href="/apple-touch-icon.png"/>',
+        '<link rel="manifest" href="/site.webmanifest"/>',
+      ]
+    ) assert.ok(html.includes(tag), tag);
+
+    const ico = await t.request("/favicon.ico");
+    assert.equal(ico.status, 200);
+    assert.equal(ico.headers.get("content-type"), "image/x-icon");
+    const icoBytes = new Uint8Array(await ico.arrayBuffer());
+    const icoView = new DataView(icoBytes.buffer);
+    assert.deepEqual([icoView.getUint16(0, true), icoView.getUint16(2, true)], [0, 1], "an ICO header");
+    const count = icoView.getUint16(4, true);
+    const sizes = Array.from({ length: count }, (_, i) => icoBytes[6 + 16 * i]);
+    assert.ok(sizes.includes(16) && sizes.includes(32), `16 and 32 px images (${sizes})`);
+    for (let i = 0; i < count; i++) {
+      const offset = icoView.getUint32(6 + 16 * i + 12, true);
+      assert.deepEqual(pngSize(icoBytes.slice(offset)), [sizes[i], sizes[i]]);
+    }
+
+    const touch = await t.request("/apple-touch-icon.png");
+    assert.equal(touch.status, 200);
+    assert.equal(touch.headers.get("content-type"), "image/png");
+    assert.deepEqual(pngSize(new Uint8Array(await touch.arrayBuffer())), [180, 180]);
+
+    const res = await t.request("/site.webmanifest");
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/manifest+json; charset=utf-8");
+    const manifest = await res.json();
+    assert.equal(manifest.name, SITE.brand);
+    assert.equal(manifest.start_url, "/");
+    assert.ok(manifest.icons.some((i: { purpose?: string }) => i.purpose === "maskable"));
+    for (const icon of manifest.icons as { src: string; sizes: string; type: string }[]) {
+      const file = await t.request(icon.src);
+      assert.equal(file.status, 200, icon.src);
+      assert.equal(file.headers.get("content-type"), icon.type, icon.src);
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      if (icon.type === "image/png") assert.equal(pngSize(bytes).join("x"), icon.sizes, icon.src);
+    }
+  },
+);
