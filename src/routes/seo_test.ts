@@ -64,7 +64,7 @@ appTest("seo: every public page has its head tags: canonical, hreflang, Open Gra
   assert.ok(html.includes(`<link rel="canonical" href="${TEST_ORIGIN}/es/politica-de-privacidad"/>`));
   assert.ok(html.includes(`hrefLang="x-default" href="${TEST_ORIGIN}/pt-br/politica-privacidade"`));
   assert.ok(html.includes(`<meta property="og:locale" content="es_ES"/>`));
-  assert.ok(html.includes(`<meta property="og:image" content="${TEST_ORIGIN}/og-image.png"/>`));
+  assert.ok(html.includes(`<meta property="og:image" content="${TEST_ORIGIN}/og-image-es.jpg"/>`));
   assert.ok(html.includes(`<meta name="twitter:card" content="summary_large_image"/>`));
   assert.ok(html.includes(`<meta name="robots" content="index, follow"/>`));
   assert.match(html, /<meta name="keywords" content="[^"]+"\/>/);
@@ -163,6 +163,19 @@ appTest(
   },
 );
 
+/** Width and height of a JPEG, from its start-of-frame segment. */
+function jpegSize(bytes: Uint8Array): [number, number] {
+  assert.deepEqual([...bytes.slice(0, 2)], [0xff, 0xd8], "a JPEG");
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  let at = 2;
+  while (at < bytes.length) {
+    const marker = bytes[at + 1];
+    if (marker >= 0xc0 && marker <= 0xc3) return [view.getUint16(at + 7), view.getUint16(at + 5)];
+    at += 2 + view.getUint16(at + 2);
+  }
+  throw new Error("no frame header");
+}
+
 /** Width and height of a PNG, from its IHDR chunk. */
 function pngSize(bytes: Uint8Array): [number, number] {
   assert.deepEqual([...bytes.slice(1, 4)], [0x50, 0x4e, 0x47], "a PNG");
@@ -216,5 +229,28 @@ appTest(
       const bytes = new Uint8Array(await file.arrayBuffer());
       if (icon.type === "image/png") assert.equal(pngSize(bytes).join("x"), icon.sizes, icon.src);
     }
+  },
+);
+
+appTest(
+  "seo: each language has its own share image (og:image, twitter:image), a 1200x630 JPEG",
+  async (t) => {
+    const seen = new Set<string>();
+    for (const lang of LANGS) {
+      const url = `${TEST_ORIGIN}/og-image-${lang}.jpg`;
+      for (const page of PUBLIC_PAGES) {
+        const html = await (await t.request(pagePath(page, lang))).text();
+        assert.ok(html.includes(`<meta property="og:image" content="${url}"/>`), `${page} ${lang}`);
+        assert.ok(html.includes(`<meta name="twitter:image" content="${url}"/>`), `${page} ${lang}`);
+      }
+      const res = await t.request(`/og-image-${lang}.jpg`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get("content-type"), "image/jpeg");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.deepEqual(jpegSize(bytes), [1200, 630]);
+      assert.ok(bytes.byteLength < 200_000, `small enough to share (${bytes.byteLength} bytes)`);
+      seen.add(Array.from(bytes.slice(-64)).join(","));
+    }
+    assert.equal(seen.size, LANGS.length, "three different images");
   },
 );

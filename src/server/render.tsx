@@ -6,6 +6,7 @@ import { createI18n, type LangResources, type Namespace } from "../shared/i18n.t
 import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
 import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
 import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
+import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
 import { Document, type HeadMeta } from "../ui/Document.tsx";
 import {
@@ -83,7 +84,7 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
     robots: isPublic ? "index, follow" : "noindex, nofollow",
     ogLocale: LANG_INFO[lang].ogLocale,
     ogLocaleAlternates: LANGS.filter((l) => l !== lang).map((l) => LANG_INFO[l].ogLocale),
-    ogImage: `${origin}/og-image.png`,
+    ogImage: origin + ogImagePath(lang),
     siteName: SITE.brand,
     alternates: isPublic
       ? [

@@ -1,6 +1,7 @@
 import type { Lang } from "../shared/languages.ts";
 import { LANG_INFO } from "../shared/languages.ts";
 import { type PageId, pagePath } from "../shared/routes.ts";
+import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
 
 export interface FaqItem {
@@ -81,7 +82,7 @@ function pageBlocks(
       inLanguage: LANG_INFO[lang].htmlLang,
       applicationCategory: "BusinessApplication",
       operatingSystem: "Web",
-      image: `${origin}/og-image.png`,
+      image: origin + ogImagePath(lang),
       offers: sd.offerPrices.map((price) => ({
         "@type": "Offer",
         price,
