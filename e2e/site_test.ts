@@ -297,7 +297,25 @@ browserTest(
           body: "<!doctype html><title>player</title>",
         });
       });
+      const posters: { url: string; type: string }[] = [];
+      page.on("response", (res) => {
+        if (res.url().includes("/videos/")) {
+          posters.push({ url: res.url(), type: res.headers()["content-type"] });
+        }
+      });
       await gotoHydrated(page, baseUrl + "/pt-br");
+      // The demo's self-hosted poster shows (loaded from this site, WebP); the cards keep their tiles.
+      const poster = page.locator("#video-demo .video-poster img");
+      await poster.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => {
+        const img = document.querySelector<HTMLImageElement>("#video-demo .video-poster img");
+        return img?.complete && img.naturalWidth > 0;
+      });
+      assert.equal(await poster.evaluate((img: HTMLImageElement) => img.naturalWidth), 960);
+      assert.deepEqual(posters.map((p) => [new URL(p.url).pathname, p.type]), [
+        [SITE.videos.homeDemo.thumbnail!.src, "image/webp"],
+      ]);
+      await page.screenshot({ path: "e2e/screenshots/video-poster-1366.png" }).catch(() => {});
       assert.deepEqual(youtube, [], "nothing from YouTube before a click");
       await page.locator("#video-demo .video-poster").click();
       const src = await page.locator("#video-demo iframe").getAttribute("src");
