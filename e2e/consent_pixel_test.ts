@@ -15,6 +15,8 @@ const META_ENV = {
   META_GRAPH_URL: "http://127.0.0.1:9/v26.0",
   GTM_ID: "GTM-TEST12",
 };
+/** The pixel's Lead data for the Premium plan: its monthly price as the value, in BRL. */
+const PREMIUM_LEAD = { content_name: "Premium", content_category: "pricing", value: 497, currency: "BRL" };
 // Stands in for fbevents.js: records every fbq call, queued ones included.
 const FAKE_FBEVENTS =
   `(function(){var f=window.fbq;window.__fb=(f.queue||[]).map(function(a){return Array.from(a)});
@@ -124,12 +126,7 @@ browserTest(
       }];
       assert.ok(lead, JSON.stringify(calls));
       assert.match(lead[3].eventID, /^lead_\d{13}_[a-z0-9]+$/);
-      assert.deepEqual(lead[2], {
-        content_name: "Premium",
-        content_category: "pricing",
-        value: 497,
-        currency: "BRL",
-      });
+      assert.deepEqual(lead[2], PREMIUM_LEAD);
       const events = await listMetaEvents(server.db);
       assert.equal(events.length, 1, "the lead and the browser's event are one outbox row");
       assert.equal(events[0].eventId, lead[3].eventID);
@@ -209,12 +206,7 @@ browserTest(
       const calls = await later.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);
       const leadCalls = calls.filter((c) => c[0] === "track" && c[1] === "Lead");
       assert.equal(leadCalls.length, 1, JSON.stringify(calls));
-      assert.deepEqual(leadCalls[0][2], {
-        content_name: "Premium",
-        content_category: "pricing",
-        value: 497,
-        currency: "BRL",
-      });
+      assert.deepEqual(leadCalls[0][2], PREMIUM_LEAD);
       const events = await listMetaEvents(server.db);
       assert.equal(events.length, 1, "the lead's server event and the pixel's share one id");
       assert.equal(events[0].eventId, (leadCalls[0][3] as { eventID: string }).eventID);

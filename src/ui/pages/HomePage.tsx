@@ -155,13 +155,7 @@ export default function HomePage({ lang, page }: PageProps) {
       <Section id="videos" titleId="videos-title" t={t} keys="videos">
         <div className="card-grid three">
           {SITE.videos.homeList.map((video, i) => (
-            <VideoCard
-              key={video.id}
-              id={video.id}
-              thumbnail={video.thumbnail}
-              index={i}
-              title={list<string>("videos.items")[i]}
-            />
+            <VideoCard key={video.id} video={video} index={i} title={list<string>("videos.items")[i]} />
           ))}
         </div>
         <ChannelLink />

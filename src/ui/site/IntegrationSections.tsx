@@ -101,13 +101,7 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
       <Section id="tutoriais" titleId="tutorials-title" t={t} keys="tutorials" className="soft">
         <div className="card-grid three">
           {tutorials.map((video, i) => (
-            <VideoCard
-              key={video.id}
-              id={video.id}
-              thumbnail={video.thumbnail}
-              index={i}
-              title={list<string>("tutorials.items")[i]}
-            />
+            <VideoCard key={video.id} video={video} index={i} title={list<string>("tutorials.items")[i]} />
           ))}
         </div>
         <ChannelLink />

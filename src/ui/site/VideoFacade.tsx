@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { trackEvent } from "../../client/analytics.ts";
-import type { VideoThumbnail } from "../../site.ts";
+import type { Video, VideoThumbnail } from "../../site.ts";
 import { Icon } from "./Icon.tsx";
 
 /**
@@ -53,9 +53,8 @@ export function VideoFacade(
 }
 
 /** A tutorial card: a styled thumbnail that links to the video's page on YouTube. */
-export function VideoCard(
-  { id, title, index, thumbnail }: { id: string; title: string; index: number; thumbnail?: VideoThumbnail },
-) {
+export function VideoCard({ video, title, index }: { video: Video; title: string; index: number }) {
+  const { id, thumbnail } = video;
   const { t } = useTranslation("common");
   return (
     <a
