@@ -4,12 +4,11 @@ import {
   type KeyboardEvent,
   type MouseEvent,
   type PointerEvent,
-  type ReactNode,
   useEffect,
   useRef,
   useState,
 } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { pagePath } from "../../shared/routes.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
@@ -245,12 +244,10 @@ export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) 
           />
         </div>
         <p className="lead-privacy">
-          <Trans
-            t={t}
-            i18nKey="leadModal.privacy"
-            components={{
-              policy: <NewTabLink href={pagePath("privacy", lang)} note={t("common:nav.newTab")} />,
-            }}
+          <PolicySentence
+            text={t("leadModal.privacy")}
+            href={pagePath("privacy", lang)}
+            note={t("common:nav.newTab")}
           />
         </p>
         <div className="lead-actions">
@@ -266,12 +263,22 @@ export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) 
   );
 }
 
-/** A link that opens in a new tab and says so to screen readers (its text comes from the translation). */
-function NewTabLink({ href, note, children }: { href: string; note: string; children?: ReactNode }) {
+/**
+ * The privacy sentence with its `<policy>…</policy>` words as a link to the policy, in a new tab (so the
+ * form stays as it is) said to screen readers. Split by hand: react-i18next's Trans would add its parser to
+ * every page's first load.
+ */
+function PolicySentence({ text, href, note }: { text: string; href: string; note: string }) {
+  const [before, linked, after] = text.split(/<\/?policy>/);
+  if (linked === undefined) return <>{text}</>;
   return (
-    <a href={href} target="_blank" rel="noopener">
-      {children}
-      <span className="visually-hidden">{` ${note}`}</span>
-    </a>
+    <>
+      {before}
+      <a href={href} target="_blank" rel="noopener">
+        {linked}
+        <span className="visually-hidden">{` ${note}`}</span>
+      </a>
+      {after}
+    </>
   );
 }
