@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp } from "./browser.ts";
 import { listMetaEvents } from "../src/db/meta_outbox.ts";
+import type { Db } from "../src/db/client.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
@@ -14,6 +15,8 @@ const META_ENV = {
   META_GRAPH_URL: "http://127.0.0.1:9/v26.0",
   GTM_ID: "GTM-TEST12",
 };
+/** The pixel's Lead data for the Premium plan: its monthly price as the value, in BRL. */
+const PREMIUM_LEAD = { content_name: "Premium", content_category: "pricing", value: 497, currency: "BRL" };
 // Stands in for fbevents.js: records every fbq call, queued ones included.
 const FAKE_FBEVENTS =
   `(function(){var f=window.fbq;window.__fb=(f.queue||[]).map(function(a){return Array.from(a)});
@@ -103,6 +106,11 @@ browserTest(
         0,
         "no banner in none mode",
       );
+      assert.equal(
+        await v.page.getByRole("button", { name: "Preferências de privacidade" }).count(),
+        0,
+        "no cookie preferences when nothing waits for consent",
+      );
       await until(() => v.page.evaluate(() => Array.isArray((globalThis as { __fb?: unknown }).__fb)));
       await v.page.getByRole("button", { name: "Assinar agora (Premium)" }).click();
       const dialog = v.page.getByRole("dialog");
@@ -118,6 +126,7 @@ browserTest(
       }];
       assert.ok(lead, JSON.stringify(calls));
       assert.match(lead[3].eventID, /^lead_\d{13}_[a-z0-9]+$/);
+      assert.deepEqual(lead[2], PREMIUM_LEAD);
       const events = await listMetaEvents(server.db);
       assert.equal(events.length, 1, "the lead and the browser's event are one outbox row");
       assert.equal(events[0].eventId, lead[3].eventID);
@@ -138,3 +147,95 @@ browserTest(
     }
   },
 );
+
+browserTest(
+  "outbox: a lead delivered on a later page load sends its conversion once (tracking and pixel Lead with the " +
+    "plan's price in BRL), with its original session, UTM and submission time",
+  async () => {
+    const server = await serveApp({ ...META_ENV, CONSENT_MODE: "none" });
+    const v = await visitor();
+    try {
+      await v.context.route(
+        "**/api/leads",
+        (route) => route.fulfill({ status: 503, contentType: "application/json", body: '{"error":"x"}' }),
+      );
+      await land(v.page, server.baseUrl + "/pt-br/?utm_source=news&utm_campaign=nov&utm_medium=email");
+      await until(() => v.page.evaluate(() => Array.isArray((globalThis as { __fb?: unknown }).__fb)));
+      const session = await v.page.evaluate(() => sessionStorage.getItem("zapflow.sessionId"));
+      await v.page.getByRole("button", { name: "Assinar agora (Premium)" }).click();
+      const dialog = v.page.getByRole("dialog");
+      await dialog.getByLabel("Nome").fill("Lia");
+      await dialog.getByLabel("E-mail").fill("lia@example.com");
+      await dialog.getByLabel("WhatsApp").fill("(11) 91111-2222");
+      const submittedAt = Date.now();
+      await dialog.getByRole("button", { name: "Continuar" }).click();
+      await v.page.waitForURL(/^https:\/\/app\.zapflow\.com\.br\//);
+      const failedPage = await v.context.newPage(); // a new tab: a new browser session, same local storage
+      await failedPage.goto(server.baseUrl + "/pt-br/clientes?x=1");
+      const outbox = await failedPage.evaluate(() => localStorage.getItem("zapflow.leadOutbox"));
+      assert.ok(outbox, "the lead waits in the outbox");
+      assert.equal((await server.db.query("select id from conversions")).length, 0, "no conversion yet");
+      await failedPage.close();
+
+      // Later, in another tab (another session): the server is back and the outbox delivers.
+      await new Promise((r) => setTimeout(r, 1500));
+      await v.context.unroute("**/api/leads");
+      const later = await v.context.newPage();
+      await land(later, server.baseUrl + "/pt-br/clientes");
+      const conversions = await waitRows(
+        server.db,
+        "select source, session_id, utm_source from conversions",
+        1,
+      );
+      assert.deepEqual(conversions, [{
+        source: "pricing_premium_plan",
+        session_id: session,
+        utm_source: "news",
+      }]);
+      const [lead] = await server.db.query<{ submitted_at: Date }>("select submitted_at from leads");
+      const at = new Date(lead.submitted_at).getTime();
+      assert.ok(
+        Math.abs(at - submittedAt) < 1000,
+        `stored with the submission time (${at - submittedAt} ms)`,
+      );
+      await until(() =>
+        later.evaluate(() =>
+          ((globalThis as unknown as { __fb?: unknown[][] }).__fb ?? []).some((c) => c[1] === "Lead")
+        )
+      );
+      const calls = await later.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);
+      const leadCalls = calls.filter((c) => c[0] === "track" && c[1] === "Lead");
+      assert.equal(leadCalls.length, 1, JSON.stringify(calls));
+      assert.deepEqual(leadCalls[0][2], PREMIUM_LEAD);
+      const events = await listMetaEvents(server.db);
+      assert.equal(events.length, 1, "the lead's server event and the pixel's share one id");
+      assert.equal(events[0].eventId, (leadCalls[0][3] as { eventID: string }).eventID);
+      const layer = await later.evaluate(() =>
+        (globalThis as unknown as { dataLayer: { event: string }[] }).dataLayer.map((e) => e.event)
+      );
+      assert.equal(layer.filter((e) => e === "lead_capture").length, 1);
+
+      // Nothing is sent twice: more page loads, no more conversions or Lead events.
+      await land(later, server.baseUrl + "/pt-br/");
+      await later.waitForTimeout(1500);
+      assert.equal((await server.db.query("select id from conversions")).length, 1);
+      assert.equal((await server.db.query("select id from leads")).length, 1);
+      const again = await later.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);
+      assert.equal(again.filter((c) => c[1] === "Lead").length, 0);
+      assert.deepEqual(v.errors, []);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+async function waitRows<T = Record<string, unknown>>(db: Db, sql: string, n: number): Promise<T[]> {
+  const end = Date.now() + 8000;
+  let rows = await db.query<T>(sql);
+  while (rows.length < n && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    rows = await db.query<T>(sql);
+  }
+  return rows;
+}

@@ -209,6 +209,12 @@ browserTest(
         (r) => r.length > 0,
       );
       assert.deepEqual(conversions.map((c) => c.source), ["pricing_pro_plan"]);
+      // Sent once: the lead left the outbox, so a later page load records nothing more.
+      await v.page.waitForURL(/^https:\/\/app\.zapflow\.com\.br\//);
+      await land(v.page, v.base + "/pt-br/");
+      await v.page.waitForTimeout(1000);
+      assert.equal(await v.page.evaluate(() => localStorage.getItem("zapflow.leadOutbox")), null);
+      assert.equal((await rows(server, "select id from conversions")).length, 1);
     } finally {
       await v.context.close();
       await server.close();
@@ -301,6 +307,63 @@ browserTest(
       await land(v.page, v.base + "/pt-br/");
       await v.page.waitForTimeout(500);
       assert.equal((await rows(server, "select id from leads")).length, 1, "stored exactly once");
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+browserTest(
+  "lead modal: the privacy sentence links to the privacy policy in the page's language; a backdrop click " +
+    "closes it like Escape and Cancel",
+  async () => {
+    const server = await serveApp();
+    const v = await visitor(server, { width: 390, height: 844 });
+    try {
+      const cases = [
+        {
+          path: "/pt-br/",
+          plan: "Assinar agora (Pro)",
+          link: "política de privacidade",
+          href: "/pt-br/politica-privacidade",
+        },
+        { path: "/en/", plan: "Subscribe now (Pro)", link: "privacy policy", href: "/en/privacy-policy" },
+        {
+          path: "/es/",
+          plan: "Suscribirme ahora (Pro)",
+          link: "política de privacidad",
+          href: "/es/politica-de-privacidad",
+        },
+      ];
+      for (const c of cases) {
+        await land(v.page, v.base + c.path);
+        await v.page.getByRole("button", { name: c.plan }).click();
+        const dialog = v.page.getByRole("dialog");
+        await dialog.waitFor();
+        const link = dialog.getByRole("link", { name: new RegExp(`^${c.link}`) });
+        assert.equal(await link.getAttribute("href"), c.href, c.path);
+        assert.equal(await link.getAttribute("target"), "_blank", c.path);
+        const shot = `e2e/screenshots/lead-modal-privacy-${c.path.replaceAll("/", "")}-390.png`;
+        await v.page.screenshot({ path: shot }).catch(() => {});
+        // A press inside the form released outside (selecting text) does not close it.
+        const box = (await dialog.boundingBox())!;
+        await v.page.mouse.move(box.x + box.width / 2, box.y + 40);
+        await v.page.mouse.down();
+        await v.page.mouse.move(4, box.y + box.height / 2);
+        await v.page.mouse.up();
+        assert.equal(await dialog.isVisible(), true, `${c.path}: still open after a drag out`);
+        // A click on the backdrop (outside the box) closes it and is logged.
+        assert.ok(box.x > 8, "the backdrop shows beside the dialog");
+        await v.page.mouse.click(4, box.y + box.height / 2);
+        await dialog.waitFor({ state: "hidden" });
+        const events = await v.page.evaluate(() =>
+          (globalThis as unknown as { dataLayer: { event: string; event_label: string }[] }).dataLayer
+            .map((e) => `${e.event}:${e.event_label}`)
+        );
+        assert.ok(events.includes("lead_modal_close:Pro"), `${c.path}: ${events.join(", ")}`);
+      }
+      assert.deepEqual(v.errors, []);
     } finally {
       await v.context.close();
       await server.close();

@@ -5,6 +5,47 @@ import { type Cidr, parseCidr } from "./server/ip.ts";
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const optional = z.string().trim().min(1).optional();
 
+/** CSP directives a site owner may extend for tag-manager tags (Google Ads and the like). */
+export const CSP_EXTRA_DIRECTIVES = ["script", "img", "connect", "frame"] as const;
+export type CspExtraSources = Record<typeof CSP_EXTRA_DIRECTIVES[number], string[]>;
+
+// An https origin, with a `*.` wildcard allowed on the first label: `https://www.googleadservices.com`,
+// `https://*.doubleclick.net`. No paths, quotes, keywords or schemes other than https: nothing that widens
+// the policy beyond named hosts.
+const CSP_SOURCE = /^https:\/\/(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}(:\d{1,5})?$/;
+
+/**
+ * `CSP_EXTRA_SOURCES`: sources separated by spaces or commas. A bare origin is allowed for scripts, images,
+ * connections and frames; `script=`, `img=`, `connect=` or `frame=` before it limits it to that directive.
+ */
+const cspExtraSources = z.string().transform((value, ctx): CspExtraSources => {
+  const out: CspExtraSources = { script: [], img: [], connect: [], frame: [] };
+  for (const item of value.split(/[\s,]+/).filter(Boolean)) {
+    const eq = item.indexOf("=");
+    const directive = eq === -1 ? null : item.slice(0, eq);
+    const source = (eq === -1 ? item : item.slice(eq + 1)).toLowerCase().replace(/\/$/, "");
+    if (directive !== null && !(CSP_EXTRA_DIRECTIVES as readonly string[]).includes(directive)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${item}": the directive must be script, img, connect or frame`,
+      });
+      continue;
+    }
+    if (!CSP_SOURCE.test(source)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${item}": each source must be an https origin such as https://www.googleadservices.com ` +
+          "(a leading *. is allowed; no path)",
+      });
+      continue;
+    }
+    for (const d of directive ? [directive as keyof CspExtraSources] : CSP_EXTRA_DIRECTIVES) {
+      if (!out[d].includes(source)) out[d].push(source);
+    }
+  }
+  return out;
+});
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -36,6 +77,7 @@ const schema = z.object({
   META_TEST_EVENT_CODE: optional,
   GTM_ID: z.string().regex(/^(GTM|G)-[A-Z0-9]+$/, "must look like GTM-XXXX or G-XXXX").optional(),
   CONSENT_MODE: z.enum(["opt-in", "none"]).default("opt-in"),
+  CSP_EXTRA_SOURCES: cspExtraSources.optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(400),

@@ -46,3 +46,41 @@ Deno.test("config: TRUST_PROXY accepts 1 and true", () => {
   assert.equal(loadConfig({ TRUST_PROXY: "true" }).TRUST_PROXY, true);
   assert.equal(loadConfig({ TRUST_PROXY: "0" }).TRUST_PROXY, false);
 });
+
+Deno.test("config: CSP_EXTRA_SOURCES takes https origins, per directive or for all four", () => {
+  assert.equal(loadConfig({}).CSP_EXTRA_SOURCES, undefined);
+  const c = loadConfig({
+    CSP_EXTRA_SOURCES: "https://www.googleadservices.com, img=https://*.doubleclick.net  " +
+      "frame=https://td.doubleclick.net connect=HTTPS://Google.com/ https://www.googleadservices.com",
+  });
+  assert.deepEqual(c.CSP_EXTRA_SOURCES, {
+    script: ["https://www.googleadservices.com"],
+    img: ["https://www.googleadservices.com", "https://*.doubleclick.net"],
+    connect: ["https://www.googleadservices.com", "https://google.com"],
+    frame: ["https://www.googleadservices.com", "https://td.doubleclick.net"],
+  });
+});
+
+Deno.test("config: CSP_EXTRA_SOURCES refuses anything but named https origins, naming the bad item", () => {
+  for (
+    const bad of [
+      "http://ads.example.com",
+      "https://ads.example.com/path",
+      "'unsafe-inline'",
+      "*",
+      "https://*",
+      "https:",
+      "data:",
+      "https://ads.example.com;script-src",
+      "style=https://ads.example.com",
+      "https://localhost",
+    ]
+  ) {
+    assert.throws(
+      () => loadConfig({ CSP_EXTRA_SOURCES: `https://ok.example.com ${bad}` }),
+      (e: Error) =>
+        e instanceof ConfigError && e.message.includes("CSP_EXTRA_SOURCES") && e.message.includes(bad),
+      bad,
+    );
+  }
+});

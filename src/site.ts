@@ -38,6 +38,19 @@ export function whatsappLink(text: string): string {
   return `https://wa.me/${WHATSAPP_NUMBER}?text=${encodeURIComponent(text)}`;
 }
 
+/** A self-hosted poster image under `static/`, in a modern format (WebP, AVIF), with its size in pixels. */
+export interface VideoThumbnail {
+  src: string;
+  width: number;
+  height: number;
+}
+
+/** A YouTube video of the site, with an optional self-hosted poster (else the gradient tile shows). */
+export interface Video {
+  id: string;
+  thumbnail?: VideoThumbnail;
+}
+
 export const SITE = {
   brand: "ZapFlow",
   legalName: "ZapFlow Tecnologia Ltda.",
@@ -95,29 +108,47 @@ export const SITE = {
       highlighted: false,
     },
   ] as { key: PlanKey; price: number; checkoutUrl: string; highlighted: boolean }[],
-  /** YouTube ids and start times (seconds). */
+  /**
+   * YouTube ids, start times (seconds) and optional self-hosted posters: a `thumbnail` under `static/`
+   * (WebP or AVIF, with its size) shows instead of the gradient tile, and nothing is fetched from YouTube
+   * before the visitor presses play. `deno run -A scripts/video_thumbnails.ts` draws the demo posters.
+   */
   videos: {
-    homeDemo: { id: "Qm7dXb3nZ1E", start: 325 },
-    homeList: ["r8N2kT4pL0w", "Hc5vYq1mB7s", "u3JfW9xZp2k"],
-    pipefyDemo: { id: "pF8kR2mX7aQ", start: 2 },
-    trelloDemo: { id: "tR4nL9vB3cW", start: 0 },
+    homeDemo: {
+      id: "Qm7dXb3nZ1E",
+      start: 325,
+      thumbnail: { src: "/videos/home-demo.webp", width: 960, height: 540 },
+    },
+    homeList: [{ id: "r8N2kT4pL0w" }, { id: "Hc5vYq1mB7s" }, { id: "u3JfW9xZp2k" }],
+    pipefyDemo: {
+      id: "pF8kR2mX7aQ",
+      start: 2,
+      thumbnail: { src: "/videos/pipefy-demo.webp", width: 960, height: 540 },
+    },
+    trelloDemo: {
+      id: "tR4nL9vB3cW",
+      start: 0,
+      thumbnail: { src: "/videos/trello-demo.webp", width: 960, height: 540 },
+    },
     pipefyTutorials: [
-      "a1Pf9kXy2Lm",
-      "b2Qg8jWz3Kn",
-      "c3Rh7iVa4Jo",
-      "d4Si6hUb5Ip",
-      "e5Tj5gTc6Hq",
-      "f6Uk4fSd7Gr",
+      { id: "a1Pf9kXy2Lm" },
+      { id: "b2Qg8jWz3Kn" },
+      { id: "c3Rh7iVa4Jo" },
+      { id: "d4Si6hUb5Ip" },
+      { id: "e5Tj5gTc6Hq" },
+      { id: "f6Uk4fSd7Gr" },
     ],
     trelloTutorials: [
-      "g7Vl3eRe8Fs",
-      "h8Wm2dQf9Et",
-      "i9Xn1cPg0Du",
-      "j0Yo0bOh1Cv",
-      "k1Zp9aNi2Bw",
-      "l2Aq8zMj3Ax",
+      { id: "g7Vl3eRe8Fs" },
+      { id: "h8Wm2dQf9Et" },
+      { id: "i9Xn1cPg0Du" },
+      { id: "j0Yo0bOh1Cv" },
+      { id: "k1Zp9aNi2Bw" },
+      { id: "l2Aq8zMj3Ax" },
     ],
-  },
+  } as
+    & Record<"homeDemo" | "pipefyDemo" | "trelloDemo", Video & { start: number }>
+    & Record<"homeList" | "pipefyTutorials" | "trelloTutorials", Video[]>,
   /** Customers shown on the customers page; a missing logo falls back to an initials tile. */
   customers: [
     { name: "Vértice Consultoria", sector: "consulting", logo: "/logos/vertice.svg" },

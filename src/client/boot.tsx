@@ -13,7 +13,7 @@ export function readPageData(): PageData {
 }
 
 /** Hydrates a public page with the translations embedded by the server: no extra request. */
-export function boot(Page: PageComponent): void {
+export function boot(Page: PageComponent, options: { visit?: boolean } = {}): void {
   const data = readPageData();
   const i18n = createI18n(data.lang, data.resources);
   const root = document.getElementById("root");
@@ -24,12 +24,12 @@ export function boot(Page: PageComponent): void {
     hydrateRoot(
       root,
       <>
-        <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} />
+        <PageRoot i18n={i18n} Page={Page} lang={data.lang} page={data.page} config={data.config} />
         <HydratedFlag />
       </>,
     );
   });
-  startTracking(data.config);
+  startTracking(data.config, { visit: options.visit ?? true });
 }
 
 /** Marks the document once hydration has committed (tests and tools wait for it). */

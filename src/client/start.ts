@@ -8,20 +8,23 @@ import { hasThirdParties, thirdPartiesAllowed } from "./consent.ts";
 
 let started = false;
 
-/** Starts tracking for a public page (once). */
-export function startTracking(config: PublicConfig): void {
+/** Starts tracking for a public page (once); `visit: false` for pages that are not a page view (the 404). */
+export function startTracking(config: PublicConfig, { visit = true } = {}): void {
   if (started) return;
   started = true;
   captureUtm();
-  void trackVisit();
-  addEventListener("pageshow", (event) => {
-    if (event.persisted) void trackVisit();
-  });
-  // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
-  if (hasThirdParties(config) && thirdPartiesAllowed(config)) {
-    void import("./pixel.ts").then((m) => m.startThirdParties(config));
+  if (visit) {
+    void trackVisit();
+    addEventListener("pageshow", (event) => {
+      if (event.persisted) void trackVisit();
+    });
   }
-  const flush = () => void flushLeadOutbox();
+  // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
+  const thirdParties = hasThirdParties(config) && thirdPartiesAllowed(config)
+    ? import("./pixel.ts").then((m) => m.startThirdParties(config))
+    : Promise.resolve();
+  // A lead delivered from the outbox sends its pixel event too, so the pixel starts first.
+  const flush = () => void thirdParties.catch(() => {}).then(() => flushLeadOutbox());
   if ("requestIdleCallback" in globalThis) requestIdleCallback(flush, { timeout: 2000 });
   else setTimeout(flush, 200);
 }

@@ -108,15 +108,27 @@ async function beacon(path: string, body: Record<string, unknown>): Promise<void
   else await res?.arrayBuffer().catch(() => {}); // an unread body counts as an aborted request
 }
 
-function common(source: string) {
+/** Who a click or conversion belongs to: the session and its UTM origin. */
+export interface TrackingOrigin {
+  sessionId: string;
+  utmSource: string | null;
+  utmCampaign: string | null;
+  utmMedium: string | null;
+}
+
+/** This browser session and its stored UTM origin. */
+export function currentOrigin(): TrackingOrigin {
   const utm = storedUtm();
   return {
-    source,
     sessionId: sessionId(),
     utmSource: utm.utm_source ?? null,
     utmCampaign: utm.utm_campaign ?? null,
     utmMedium: utm.utm_medium ?? null,
   };
+}
+
+function common(source: string) {
+  return { source, ...currentOrigin() };
 }
 
 /** Records a page view: path plus query, session id and the five UTM fields. */
@@ -134,7 +146,10 @@ export function trackClick(source: string): Promise<void> {
   return beacon("/api/tracking/click", common(source));
 }
 
-/** Records a submitted lead form. Failures are only logged. */
-export function trackConversion(source: string): Promise<void> {
-  return beacon("/api/tracking/conversion", common(source));
+/**
+ * Records a submitted lead form, for the session and origin it was submitted in (a lead delivered later
+ * from the outbox keeps its own). Failures are only logged.
+ */
+export function trackConversion(source: string, origin: TrackingOrigin = currentOrigin()): Promise<void> {
+  return beacon("/api/tracking/conversion", { source, ...origin });
 }

@@ -2,15 +2,22 @@ import type { ReactNode } from "react";
 import { renderToReadableStream } from "react-dom/server";
 import type { Context } from "hono";
 import type { i18n } from "i18next";
-import { createI18n, type LangResources } from "../shared/i18n.ts";
+import { createI18n, type LangResources, type Namespace } from "../shared/i18n.ts";
 import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
 import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
-import { type PageData, serializePageData } from "../shared/page_data.ts";
+import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
+import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
 import { Document, type HeadMeta } from "../ui/Document.tsx";
-import { PAGE_META_KEY, PAGE_NAMESPACES, type PageComponent } from "../ui/pages/registry.ts";
+import {
+  NOT_FOUND_NAMESPACES,
+  PAGE_FAQ_KEY,
+  PAGE_META_KEY,
+  PAGE_NAMESPACES,
+  type PageComponent,
+} from "../ui/pages/registry.ts";
 import { PageRoot } from "../ui/PageRoot.tsx";
-import { NotFoundPage } from "../ui/pages/NotFoundPage.tsx";
+import NotFoundPage from "../ui/pages/NotFoundPage.tsx";
 import AdminApp from "../ui/admin/AdminApp.tsx";
 import HomePage from "../ui/pages/HomePage.tsx";
 import PipefyPage from "../ui/pages/PipefyPage.tsx";
@@ -27,7 +34,7 @@ import {
   type HtmlTemplate,
   NONCE_SLOT,
 } from "./html_template.ts";
-import { structuredData } from "./structured_data.ts";
+import { type FaqItem, structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
   home: HomePage,
@@ -41,16 +48,14 @@ const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
 /** One i18next instance per language and page namespaces: resources are static, so instances are reusable. */
 const i18nCache = new WeakMap<AppDeps["locales"], Map<string, { i18n: i18n; resources: LangResources }>>();
 
-function i18nFor(deps: AppDeps, lang: Lang, page: PageId) {
+function i18nFor(deps: AppDeps, lang: Lang, name: string, namespaces: readonly Namespace[]) {
   let byKey = i18nCache.get(deps.locales);
   if (!byKey) i18nCache.set(deps.locales, byKey = new Map());
-  const key = `${lang}:${page}`;
+  const key = `${lang}:${name}`;
   let entry = byKey.get(key);
   if (!entry) {
     const all = deps.locales[lang];
-    const resources: LangResources = Object.fromEntries(
-      PAGE_NAMESPACES[page].map((ns) => [ns, all[ns] ?? {}]),
-    );
+    const resources: LangResources = Object.fromEntries(namespaces.map((ns) => [ns, all[ns] ?? {}]));
     entry = { i18n: createI18n(lang, resources), resources };
     byKey.set(key, entry);
   }
@@ -62,9 +67,15 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
   const metaKey = PAGE_META_KEY[page];
   const isPublic = PUBLIC_PAGES.includes(page);
   const text = (k: string) => String(t(`${metaKey}.${k}`));
+  const faqKey = PAGE_FAQ_KEY[page];
+  const faq = faqKey ? t(faqKey, { returnObjects: true }) as unknown as FaqItem[] : undefined;
   return {
     jsonLd: isPublic
-      ? structuredData(page, lang, origin, { title: text("title"), description: text("description") })
+      ? structuredData(page, lang, origin, {
+        title: text("title"),
+        description: text("description"),
+        faq: Array.isArray(faq) ? faq : undefined,
+      })
       : undefined,
     title: `${text("title")} | ${SITE.brand}`,
     description: text("description"),
@@ -73,7 +84,7 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
     robots: isPublic ? "index, follow" : "noindex, nofollow",
     ogLocale: LANG_INFO[lang].ogLocale,
     ogLocaleAlternates: LANGS.filter((l) => l !== lang).map((l) => LANG_INFO[l].ogLocale),
-    ogImage: `${origin}/og-image.png`,
+    ogImage: origin + ogImagePath(lang),
     siteName: SITE.brand,
     alternates: isPublic
       ? [
@@ -142,26 +153,25 @@ export async function renderPage(c: Context<AppEnv>, page: PageId, lang: Lang): 
   return respond(c, template, 200);
 }
 
+function publicConfig(deps: AppDeps): PublicConfig {
+  return {
+    metaPixelId: deps.config.META_PIXEL_ID ?? null,
+    gtmId: deps.config.GTM_ID ?? null,
+    consentMode: deps.config.CONSENT_MODE,
+  };
+}
+
 function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   const nonce = NONCE_SLOT;
-  const { i18n, resources } = i18nFor(deps, lang, page);
+  const { i18n, resources } = i18nFor(deps, lang, page, PAGE_NAMESPACES[page]);
   const entry = deps.assets.entry(page);
   const styles = deps.assets.entry("styles").css;
   const meta = headFor(deps, lang, page, i18n.t);
   const isAdmin = page === "admin";
-  const data: PageData = {
-    lang,
-    page,
-    resources,
-    config: {
-      metaPixelId: deps.config.META_PIXEL_ID ?? null,
-      gtmId: deps.config.GTM_ID ?? null,
-      consentMode: deps.config.CONSENT_MODE,
-    },
-  };
+  const data: PageData = { lang, page, resources, config: publicConfig(deps) };
   const root = isAdmin
     ? <AdminApp />
-    : <PageRoot i18n={i18n} Page={PUBLIC_COMPONENTS[page]} lang={lang} page={page} />;
+    : <PageRoot i18n={i18n} Page={PUBLIC_COMPONENTS[page]} lang={lang} page={page} config={data.config} />;
   return (
     <Document
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
@@ -187,7 +197,10 @@ export async function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Re
 
 function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
   const nonce = NONCE_SLOT;
-  const { i18n } = i18nFor(deps, lang, "admin"); // the common namespace only
+  const { i18n, resources } = i18nFor(deps, lang, "notFound", NOT_FOUND_NAMESPACES);
+  const entry = deps.assets.entry("notfound");
+  const styles = deps.assets.entry("styles");
+  const config = publicConfig(deps);
   const meta: HeadMeta = {
     title: `404 Page Not Found | ${SITE.brand}`,
     description: String(i18n.t("common:notFound.title")),
@@ -197,15 +210,20 @@ function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
     siteName: SITE.brand,
     alternates: [],
   };
+  // Hydrated like any page (the header's menu and language choice need it), as the home page's
+  // language switch: the header and footer lead the visitor back into the site.
   return (
     <Document
       htmlLang={LANG_INFO[lang].htmlLang}
       meta={meta}
       nonce={nonce}
-      styles={deps.assets.entry("styles").css}
-      preloads={[]}
+      styles={[...styles.css, ...entry.css]}
+      fonts={styles.fonts}
+      script={entry.js}
+      preloads={entry.imports}
+      pageData={serializePageData({ lang, page: "home", resources, config })}
     >
-      <PageRoot i18n={i18n} Page={() => <NotFoundPage lang={lang} />} lang={lang} page="home" />
+      <PageRoot i18n={i18n} Page={NotFoundPage} lang={lang} page="home" config={config} />
     </Document>
   );
 }

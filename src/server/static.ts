@@ -6,6 +6,7 @@ const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
   ".jpg": "image/jpeg",
@@ -16,7 +17,7 @@ const TYPES: Record<string, string> = {
   ".txt": "text/plain; charset=utf-8",
   ".xml": "application/xml; charset=utf-8",
 };
-const COMPRESSIBLE = new Set([".js", ".css", ".json", ".svg", ".txt", ".xml"]);
+const COMPRESSIBLE = new Set([".js", ".css", ".json", ".webmanifest", ".svg", ".txt", ".xml"]);
 
 interface StaticFile {
   body: Uint8Array;

@@ -1,13 +1,45 @@
 import type { Lang } from "../shared/languages.ts";
 import { LANG_INFO } from "../shared/languages.ts";
 import { type PageId, pagePath } from "../shared/routes.ts";
+import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
+
+export interface FaqItem {
+  q: string;
+  a: string;
+}
 
 /**
  * JSON-LD for a public page (schema.org). The home page describes the software with its four offers and
- * rating; the integration pages describe the integration with its free trial; every page names the company.
+ * rating; the integration pages describe the integration with its free trial; every page names the company;
+ * a page that shows an FAQ adds it as `FAQPage` (same questions and answers as on screen).
  */
 export function structuredData(
+  page: PageId,
+  lang: Lang,
+  origin: string,
+  text: { title: string; description: string; faq?: FaqItem[] },
+): unknown[] {
+  const blocks = pageBlocks(page, lang, origin, text);
+  if (text.faq?.length) blocks.push(faqPage(text.faq, lang, origin + pagePath(page, lang)));
+  return blocks;
+}
+
+function faqPage(items: FaqItem[], lang: Lang, url: string) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "FAQPage",
+    url,
+    inLanguage: LANG_INFO[lang].htmlLang,
+    mainEntity: items.map((item) => ({
+      "@type": "Question",
+      name: item.q,
+      acceptedAnswer: { "@type": "Answer", text: item.a },
+    })),
+  };
+}
+
+function pageBlocks(
   page: PageId,
   lang: Lang,
   origin: string,
@@ -50,7 +82,7 @@ export function structuredData(
       inLanguage: LANG_INFO[lang].htmlLang,
       applicationCategory: "BusinessApplication",
       operatingSystem: "Web",
-      image: `${origin}/og-image.png`,
+      image: origin + ogImagePath(lang),
       offers: sd.offerPrices.map((price) => ({
         "@type": "Offer",
         price,

@@ -1,7 +1,10 @@
 import type { Config } from "../config.ts";
 import type { SecurityHeadersOptions } from "./middleware/headers.ts";
 
-/** CSP sources the Meta pixel and the tag manager need, only for the ones configured. */
+/**
+ * CSP sources the Meta pixel and the tag manager need, only for the ones configured, plus the site owner's
+ * `CSP_EXTRA_SOURCES` (hosts the tags added in the tag manager load from).
+ */
 export function thirdPartySources(config: Config): NonNullable<SecurityHeadersOptions["extraSources"]> {
   const script: string[] = [];
   const connect: string[] = [];
@@ -20,5 +23,13 @@ export function thirdPartySources(config: Config): NonNullable<SecurityHeadersOp
     );
     img.push("https://www.googletagmanager.com", "https://www.google-analytics.com");
   }
-  return { script, connect, img };
+  const extra = config.CSP_EXTRA_SOURCES;
+  const frame: string[] = [];
+  if (extra) {
+    script.push(...extra.script);
+    connect.push(...extra.connect);
+    img.push(...extra.img);
+    frame.push(...extra.frame);
+  }
+  return { script, connect, img, frame };
 }

@@ -4,6 +4,7 @@ import { insertLead, leadByEventId, leadIdByKey, type PlanValue } from "../db/le
 import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
 import { planPrice } from "../site.ts";
+import { LEAD_OUTBOX_MAX_AGE_MS, SUBMITTED_AT_MAX_SKEW_MS } from "../shared/leads.ts";
 
 export interface LeadInput {
   name: string;
@@ -20,6 +21,21 @@ export interface LeadInput {
   eventId: string | null;
   /** The browser's tracking session id. */
   sessionId: string | null;
+  /** When the visitor submitted it by the browser's clock (epoch ms); checked by `submissionTime`. */
+  submittedAt: number | null;
+}
+
+/**
+ * The time a lead is stored with: the browser's submission time when it is plausible (not ahead of the
+ * server by more than the clock skew, not older than the browser outbox keeps a lead), else the server's
+ * time. An implausible value is not refused: a 4xx would make the browser drop the lead, and a visitor's
+ * wrong clock must not cost a lead; it only loses the original time. A time slightly ahead counts as now.
+ */
+export function submissionTime(claimed: number | null, now: Date): Date {
+  if (claimed === null) return now;
+  const at = now.getTime();
+  if (claimed > at + SUBMITTED_AT_MAX_SKEW_MS || claimed < at - LEAD_OUTBOX_MAX_AGE_MS) return now;
+  return new Date(Math.min(claimed, at));
 }
 
 /** Maps a plan display name in any language to the stored plan value. */
@@ -93,7 +109,7 @@ export async function saveLead(
       utmCampaign: input.utmCampaign,
       utmMedium: input.utmMedium,
       page: input.page,
-      submittedAt: context.now,
+      submittedAt: submissionTime(input.submittedAt, context.now),
       sessionId: input.sessionId,
       eventId: input.eventId,
     });

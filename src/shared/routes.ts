@@ -79,7 +79,8 @@ export function resolvePath(pathname: string): Resolution {
   const clean = segments.every((s, i) =>
     /^[a-zA-Z0-9-]+$/.test(s) || (s === "" && i === segments.length - 1)
   );
-  if (!clean) return { kind: "notFound", lang: DEFAULT_LANG };
+  // The 404 speaks the language of the path's prefix when it has one (`/en/x.php`), else pt.
+  if (!clean) return { kind: "notFound", lang: langFromPrefix(segments[0].toLowerCase()) ?? DEFAULT_LANG };
   const trailing = segments.at(-1) === "";
   const parts = trailing ? segments.slice(0, -1) : segments;
   const lowered = parts.map((s) => s.toLowerCase());

@@ -37,6 +37,19 @@ Deno.test("routes: unknown paths and off-site tricks are not found", () => {
   for (const path of NOT_FOUND) assert.equal(resolvePath(path).kind, "notFound", path);
 });
 
+Deno.test("routes: a not-found path speaks its prefix's language, else pt", () => {
+  const cases: [string, string][] = [
+    ["/nope", "pt"],
+    ["/en/nope", "en"],
+    ["/es/a/b/c", "es"],
+    ["/EN/x.php", "en"],
+    ["/es//clientes", "es"],
+    ["/fr/nope", "pt"],
+    ["//evil.example/en", "pt"],
+  ];
+  for (const [path, lang] of cases) assert.deepEqual(resolvePath(path), { kind: "notFound", lang }, path);
+});
+
 Deno.test("routes: the root is resolved by language detection", () => {
   assert.deepEqual(resolvePath("/"), { kind: "root" });
 });

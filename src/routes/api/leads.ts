@@ -22,9 +22,8 @@ export const leadBody = z.strictObject({
   page: text(2000).nullish(),
   idempotencyKey: token(100).nullish(),
   eventId: token(100).nullish(),
-  /** The browser's tracking session id (client/tracking.ts): conversions count only against its leads. */
   sessionId: token(100).nullish(),
-  /** When the browser first tried to send the lead (epoch ms). */
+  // When the visitor pressed submit (epoch ms): a lead re-sent later from the browser outbox keeps its time.
   submittedAt: z.number().int().nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
@@ -56,6 +55,7 @@ export function leadsApi(origin: string): Hono<AppEnv> {
       idempotencyKey: body.idempotencyKey ?? null,
       eventId: body.eventId ?? null,
       sessionId: body.sessionId ?? null,
+      submittedAt: body.submittedAt ?? null,
     }, { client: metaClient(c), now: nowOf(c) });
     return c.json({ id }, 201, headers);
   });

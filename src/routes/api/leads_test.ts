@@ -171,3 +171,47 @@ appTest("leads: GET /api/leads is not answered by the public lead endpoint witho
   assert.notEqual(res.status, 200);
   assert.ok(res.status < 500);
 });
+
+const NOW = new Date("2026-11-23T12:00:00.000Z");
+const DAY = 86_400_000;
+
+appTest(
+  "leads: submittedAt keeps the visitor's submission time when plausible, else the server's time",
+  async (t) => {
+    const cases: [string, number | null, Date][] = [
+      [
+        "three days ago (re-sent from the outbox)",
+        NOW.getTime() - 3 * DAY,
+        new Date(NOW.getTime() - 3 * DAY),
+      ],
+      ["29 days ago", NOW.getTime() - 29 * DAY, new Date(NOW.getTime() - 29 * DAY)],
+      ["2 minutes ahead (clock skew): now", NOW.getTime() + 120_000, NOW],
+      ["10 minutes ahead: now", NOW.getTime() + 600_000, NOW],
+      ["older than the outbox keeps a lead: now", NOW.getTime() - 31 * DAY, NOW],
+      ["absent: now", null, NOW],
+    ];
+    for (const [i, [label, submittedAt, expected]] of cases.entries()) {
+      const body = {
+        ...good,
+        idempotencyKey: `lead_${i}_timecase`,
+        sessionId: "1763899200000-abc123",
+        submittedAt,
+      };
+      const res = await t.postJson("/api/leads", body);
+      assert.equal(res.status, 201, label);
+      const { id } = await res.json();
+      const [row] = await t.db.query<{ submitted_at: Date }>("select submitted_at from leads where id = $1", [
+        id,
+      ]);
+      assert.equal(new Date(row.submitted_at).toISOString(), expected.toISOString(), label);
+    }
+  },
+  { now: () => NOW },
+);
+
+appTest("leads: a submittedAt or sessionId of the wrong type is a 400 naming the field", async (t) => {
+  await expect400(await t.postJson("/api/leads", { ...good, submittedAt: 1.5 }), "submittedAt");
+  await expect400(await t.postJson("/api/leads", { ...good, submittedAt: "yesterday" }), "submittedAt");
+  await expect400(await t.postJson("/api/leads", { ...good, sessionId: "a b<c" }), "sessionId");
+  assert.equal((await leads(t)).length, 0);
+});

@@ -261,3 +261,32 @@ Deno.test("headers: nonces do not repeat across many pool refills", () => {
   assert.equal(seen.size, 5_000);
   for (const nonce of seen) assert.match(nonce, /^[A-Za-z0-9+/]{22}==$/);
 });
+
+appTest(
+  "headers: CSP_EXTRA_SOURCES adds the site owner's tag hosts to the directives they name, and only there",
+  async (t) => {
+    const res = await t.request("/pt-br");
+    assert.equal(res.status, 200);
+    await res.body?.cancel();
+    const csp = Object.fromEntries(
+      res.headers.get("content-security-policy")!.split("; ").map((d) => [d.split(" ")[0], d]),
+    );
+    assert.ok(csp["script-src"].includes(" https://www.googleadservices.com"), csp["script-src"]);
+    assert.ok(csp["img-src"].includes(" https://www.googleadservices.com"), csp["img-src"]);
+    assert.ok(csp["img-src"].includes(" https://*.doubleclick.net"), csp["img-src"]);
+    assert.ok(csp["connect-src"].includes(" https://www.googleadservices.com"), csp["connect-src"]);
+    assert.ok(csp["frame-src"].includes(" https://td.doubleclick.net"), csp["frame-src"]);
+    assert.ok(!csp["script-src"].includes("doubleclick"), "img= and frame= stay in their directives");
+    assert.ok(!csp["connect-src"].includes("doubleclick"));
+    // The tag manager's own hosts are still there, and the defaults are untouched.
+    assert.ok(csp["script-src"].includes("https://www.googletagmanager.com"));
+    assert.equal(csp["default-src"], "default-src 'self'");
+  },
+  {
+    env: {
+      GTM_ID: "GTM-ABC123",
+      CSP_EXTRA_SOURCES:
+        "https://www.googleadservices.com img=https://*.doubleclick.net frame=https://td.doubleclick.net",
+    },
+  },
+);

@@ -5,6 +5,8 @@ import { SITE } from "../../site.ts";
 import { openConsentSettings } from "../lead/lead_events.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { Logo } from "../site/Logo.tsx";
+import { usePublicConfig } from "../public_config.ts";
+import { hasThirdParties } from "../../client/consent.ts";
 
 const SOCIAL = [
   ["instagram", "Instagram"],
@@ -17,6 +19,10 @@ const SOCIAL = [
 export function Footer({ lang }: { lang: Lang }) {
   const { t } = useTranslation("common");
   const external = { target: "_blank", rel: "noopener noreferrer" } as const;
+  const config = usePublicConfig();
+  // Cookie preferences exist only where there is something to consent to: a pixel or tag manager that
+  // waits for the visitor's choice.
+  const consentChoice = hasThirdParties(config) && config.consentMode === "opt-in";
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -66,11 +72,13 @@ export function Footer({ lang }: { lang: Lang }) {
             <li>
               <a href={`tel:${SITE.phoneE164}`}>{t("footer.phone", { phone: SITE.phoneDisplay })}</a>
             </li>
-            <li>
-              <button type="button" className="link-button" onClick={() => openConsentSettings()}>
-                {t("footer.cookieSettings")}
-              </button>
-            </li>
+            {consentChoice && (
+              <li>
+                <button type="button" className="link-button" onClick={() => openConsentSettings()}>
+                  {t("footer.cookieSettings")}
+                </button>
+              </li>
+            )}
           </ul>
         </nav>
         <nav aria-labelledby="footer-social">

@@ -30,8 +30,12 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const dropdownRef = useRef<HTMLDivElement>(null);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  // The query string (UTM and others) follows a language switch. Pages are rendered without it (one cached
+  // HTML per page), so the links gain it once the header runs in the browser.
+  const [query, setQuery] = useState("");
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);
+  useEffect(() => setQuery(location.search === "?" ? "" : location.search), []);
   useEffect(() => {
     if (!dropdownOpen && !menuOpen) return;
     const onKey = (e: KeyboardEvent) => {
@@ -165,7 +169,7 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
               {LANGS.map((l) => (
                 <li key={l}>
                   <a
-                    href={pagePath(page, l)}
+                    href={pagePath(page, l) + query}
                     hrefLang={LANG_INFO[l].htmlLang}
                     lang={LANG_INFO[l].htmlLang}
                     aria-current={l === lang ? "true" : undefined}

@@ -1,13 +1,28 @@
 // The lead-capture dialog (spec sections 2, 4 and 5). Loaded on first use by LeadModal.tsx.
-import { type FormEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
+import {
+  type FormEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+  type PointerEvent,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { useTranslation } from "react-i18next";
+import { pagePath } from "../../shared/routes.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
-import { conversionSource, type LeadErrors, type LeadFields, validateLead } from "./lead_form.ts";
+import {
+  conversionSource,
+  type LeadErrors,
+  leadEventData,
+  type LeadFields,
+  validateLead,
+} from "./lead_form.ts";
 import { trackEvent } from "../../client/analytics.ts";
-import { randomId, sessionId, storedUtm, trackConversion, withUtm } from "../../client/tracking.ts";
-import { dropLead, keepLead, sendLead } from "../../client/lead_outbox.ts";
-import { metaEventId, pixelActive, sendMetaEvent } from "../../client/pixel.ts";
+import { currentOrigin, randomId, withUtm } from "../../client/tracking.ts";
+import { deliverLead, keepLead } from "../../client/lead_outbox.ts";
+import { metaEventId, pixelActive } from "../../client/pixel.ts";
 
 /** Delays of spec section 9: redirect 800 ms after a saved lead, 500 ms after a failed save. */
 export const REDIRECT_AFTER_SAVE_MS = 800;
@@ -22,7 +37,7 @@ export interface LeadDialogProps {
   onClosed: () => void;
 }
 
-export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
+export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) {
   const { t } = useTranslation("lead");
   const dialog = useRef<HTMLDialogElement>(null);
   const inputs = useRef<Partial<Record<keyof LeadFields, HTMLInputElement | null>>>({});
@@ -72,38 +87,64 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
       return;
     }
     setSubmitting(true);
-    const utm = storedUtm();
+    const origin = currentOrigin();
     const eventId = pixelActive() ? metaEventId("Lead") : null;
-    const idempotencyKey = `lead_${Date.now()}_${randomId(12)}`;
+    const createdAt = Date.now();
+    const idempotencyKey = `lead_${createdAt}_${randomId(12)}`;
     const body: Record<string, unknown> = {
       name: fields.name.trim(),
       email: fields.email.trim(),
       whatsapp: fields.whatsapp.trim(),
       plan: planLabel,
-      utmSource: utm.utm_source ?? null,
-      utmCampaign: utm.utm_campaign ?? null,
-      utmMedium: utm.utm_medium ?? null,
+      utmSource: origin.utmSource,
+      utmCampaign: origin.utmCampaign,
+      utmMedium: origin.utmMedium,
       page: location.href.slice(0, 2000),
       idempotencyKey,
-      sessionId: sessionId(),
+      sessionId: origin.sessionId,
+      submittedAt: createdAt,
     };
     if (eventId) body.eventId = eventId;
     if (honeypot) body.website = honeypot;
-    // Kept before sending: even if the tab closes mid-request, a later page load re-sends it.
-    keepLead({ idempotencyKey, createdAt: Date.now(), body });
-    const result = await sendLead(body);
+    // Kept before sending: even if the tab closes mid-request, a later page load re-sends it, and its
+    // conversion goes with whichever send delivers it.
+    keepLead({
+      idempotencyKey,
+      createdAt,
+      body,
+      conversion: {
+        source: conversionSource(intent),
+        label: planLabel,
+        origin,
+        meta: eventId ? { eventId, customData: leadEventData(intent) } : null,
+      },
+    });
+    const result = await deliverLead(idempotencyKey);
     const target = intent.kind === "plan" ? withUtm(intent.checkoutUrl) : intent.checkoutUrl;
-    if (result !== "failed") dropLead(idempotencyKey);
     if (result === "saved") {
-      trackEvent("lead_capture", "lead", planLabel);
-      void trackConversion(conversionSource(intent));
-      if (eventId) {
-        void sendMetaEvent("Lead", { content_name: planLabel, content_category: "pricing" }, eventId);
-      }
       setTimeout(() => finish(target), REDIRECT_AFTER_SAVE_MS);
     } else {
       setTimeout(() => finish(target), REDIRECT_AFTER_FAILURE_MS);
     }
+  }
+
+  // A click on the backdrop is a click on the dialog element outside its box. Both the press and the release
+  // must be there, so selecting text in a field and releasing outside does not close it.
+  const pressedOnBackdrop = useRef(false);
+  function onBackdrop(event: MouseEvent<HTMLDialogElement> | PointerEvent<HTMLDialogElement>): boolean {
+    const el = dialog.current;
+    if (!el || event.target !== el) return false;
+    const box = el.getBoundingClientRect();
+    return event.clientX < box.left || event.clientX > box.right || event.clientY < box.top ||
+      event.clientY > box.bottom;
+  }
+  function backdropPress(event: PointerEvent<HTMLDialogElement>) {
+    pressedOnBackdrop.current = onBackdrop(event);
+  }
+  function backdropClick(event: MouseEvent<HTMLDialogElement>) {
+    const released = pressedOnBackdrop.current && onBackdrop(event);
+    pressedOnBackdrop.current = false;
+    if (released && !submitting) close(true);
   }
 
   function keyDown(event: KeyboardEvent<HTMLDialogElement>) {
@@ -162,6 +203,8 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
         if (!submitting) close(true);
       }}
       onKeyDown={keyDown}
+      onPointerDown={backdropPress}
+      onClick={backdropClick}
     >
       <form className="lead-form" noValidate onSubmit={submit}>
         <div className="lead-head">
@@ -200,7 +243,13 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
             onChange={(e) => setHoneypot(e.target.value)}
           />
         </div>
-        <p className="lead-privacy">{t("leadModal.privacy")}</p>
+        <p className="lead-privacy">
+          <PolicySentence
+            text={t("leadModal.privacy")}
+            href={pagePath("privacy", lang)}
+            note={t("common:nav.newTab")}
+          />
+        </p>
         <div className="lead-actions">
           <button type="button" className="btn btn-outline" onClick={() => close(true)} disabled={submitting}>
             {t("leadModal.cancel")}
@@ -211,5 +260,25 @@ export default function LeadDialog({ intent, onClosed }: LeadDialogProps) {
         </div>
       </form>
     </dialog>
+  );
+}
+
+/**
+ * The privacy sentence with its `<policy>…</policy>` words as a link to the policy, in a new tab (so the
+ * form stays as it is) said to screen readers. Split by hand: react-i18next's Trans would add its parser to
+ * every page's first load.
+ */
+function PolicySentence({ text, href, note }: { text: string; href: string; note: string }) {
+  const [before, linked, after] = text.split(/<\/?policy>/);
+  if (linked === undefined) return <>{text}</>;
+  return (
+    <>
+      {before}
+      <a href={href} target="_blank" rel="noopener">
+        {linked}
+        <span className="visually-hidden">{` ${note}`}</span>
+      </a>
+      {after}
+    </>
   );
 }

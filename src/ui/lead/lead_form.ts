@@ -1,3 +1,6 @@
+import { SITE } from "../../site.ts";
+import type { LeadIntent } from "./lead_events.ts";
+
 // The lead form's rules (spec section 5), kept apart from the component so they are tested directly.
 export interface LeadFields {
   name: string;
@@ -25,4 +28,16 @@ export function conversionSource(plan: { kind: "plan"; planName: string } | { ki
   return plan.kind === "plan"
     ? `pricing_${plan.planName.toLowerCase()}_plan`
     : "pricing_specialist_enterprise";
+}
+
+/** Custom data of the Meta Lead event: for a plan, its monthly price as the value, in BRL. */
+export function leadEventData(intent: LeadIntent): Record<string, string | number> {
+  if (intent.kind === "specialist") return { content_name: "Especialista", content_category: "pricing" };
+  const price = SITE.plans.find((p) => p.key === intent.planKey)?.price;
+  const data: Record<string, string | number> = {
+    content_name: intent.planName,
+    content_category: "pricing",
+  };
+  if (price !== undefined) Object.assign(data, { value: price, currency: SITE.structuredData.currency });
+  return data;
 }

@@ -145,6 +145,7 @@ export default function HomePage({ lang, page }: PageProps) {
         <VideoFacade
           id={SITE.videos.homeDemo.id}
           start={SITE.videos.homeDemo.start}
+          thumbnail={SITE.videos.homeDemo.thumbnail}
           title={t("demo.videoTitle")}
         />
       </Section>
@@ -153,8 +154,8 @@ export default function HomePage({ lang, page }: PageProps) {
 
       <Section id="videos" titleId="videos-title" t={t} keys="videos">
         <div className="card-grid three">
-          {SITE.videos.homeList.map((id, i) => (
-            <VideoCard key={id} id={id} index={i} title={list<string>("videos.items")[i]} />
+          {SITE.videos.homeList.map((video, i) => (
+            <VideoCard key={video.id} video={video} index={i} title={list<string>("videos.items")[i]} />
           ))}
         </div>
         <ChannelLink />

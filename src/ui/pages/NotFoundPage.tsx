@@ -1,17 +1,26 @@
 import { useTranslation } from "react-i18next";
-import type { Lang } from "../../shared/languages.ts";
 import { pagePath } from "../../shared/routes.ts";
+import { Layout } from "../components/Layout.tsx";
+import type { PageProps } from "./registry.ts";
 
-/** Unknown paths. The two English lines are the spec's exact wording. */
-export function NotFoundPage({ lang }: { lang: Lang }) {
+/**
+ * Unknown paths: the spec's two English sentences, then the same in the visitor's language with a way home,
+ * inside the site's header and footer.
+ */
+export default function NotFoundPage({ lang, page }: PageProps) {
   const { t } = useTranslation("common");
   return (
-    <main id="main" className="not-found">
-      <div className="not-found-card">
-        <h1>404 Page Not Found</h1>
-        <p>Did you forget to add the page to the router?</p>
-        <a className="btn btn-primary" href={pagePath("home", lang)}>{t("notFound.back")}</a>
-      </div>
-    </main>
+    <Layout lang={lang} page={page}>
+      <section className="not-found" aria-labelledby="not-found-title">
+        <div className="not-found-card">
+          <h1 id="not-found-title" lang="en">404 Page Not Found</h1>
+          <p lang="en">Did you forget to add the page to the router?</p>
+          <p className="not-found-local">
+            <strong>{t("notFound.title")}</strong> {t("notFound.text")}
+          </p>
+          <a className="btn btn-primary" href={pagePath("home", lang)}>{t("notFound.back")}</a>
+        </div>
+      </section>
+    </Layout>
   );
 }

@@ -19,6 +19,9 @@ export const PAGE_NAMESPACES: Record<PageId, Namespace[]> = {
   admin: ["common"],
 };
 
+/** The not-found page's namespaces: the site's header and footer, and the consent banner. */
+export const NOT_FOUND_NAMESPACES: Namespace[] = ["common", "lead"];
+
 /** Which namespace and key prefix hold a page's title, description and keywords. */
 export const PAGE_META_KEY: Record<PageId, string> = {
   home: "home:meta",
@@ -28,6 +31,12 @@ export const PAGE_META_KEY: Record<PageId, string> = {
   terms: "legal:terms.meta",
   privacy: "legal:privacy.meta",
   admin: "common:admin.meta",
+};
+
+/** Pages that show an FAQ, and where its questions live: the FAQ section and the `FAQPage` JSON-LD read it. */
+export const PAGE_FAQ_KEY: Partial<Record<PageId, string>> = {
+  home: "home:faq.items",
+  pipefy: "pipefy:faq.items",
 };
 
 export type PageComponent = ComponentType<PageProps>;

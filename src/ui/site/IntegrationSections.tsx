@@ -79,7 +79,12 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
       </Section>
 
       <Section id="video-demo" titleId="demo-title" t={t} keys="demo" width="narrow">
-        <VideoFacade id={demo.id} start={demo.start} title={t("demo.videoTitle")} />
+        <VideoFacade
+          id={demo.id}
+          start={demo.start}
+          thumbnail={demo.thumbnail}
+          title={t("demo.videoTitle")}
+        />
         <ul className="highlights">
           {list<TitleText>("demo.highlights").map((h) => (
             <li key={h.title}>
@@ -95,8 +100,8 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
 
       <Section id="tutoriais" titleId="tutorials-title" t={t} keys="tutorials" className="soft">
         <div className="card-grid three">
-          {tutorials.map((id, i) => (
-            <VideoCard key={id} id={id} index={i} title={list<string>("tutorials.items")[i]} />
+          {tutorials.map((video, i) => (
+            <VideoCard key={video.id} video={video} index={i} title={list<string>("tutorials.items")[i]} />
           ))}
         </div>
         <ChannelLink />

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { trackEvent } from "../../client/analytics.ts";
+import type { Video, VideoThumbnail } from "../../site.ts";
 import { Icon } from "./Icon.tsx";
 
 /**
@@ -8,7 +9,9 @@ import { Icon } from "./Icon.tsx";
  * (youtube-nocookie) loads only when the visitor asks for it, so the page never waits on YouTube and
  * still looks complete when YouTube is unreachable.
  */
-export function VideoFacade({ id, start, title }: { id: string; start: number; title: string }) {
+export function VideoFacade(
+  { id, start, title, thumbnail }: { id: string; start: number; title: string; thumbnail?: VideoThumbnail },
+) {
   const { t } = useTranslation("common");
   const [playing, setPlaying] = useState(false);
   if (playing) {
@@ -38,6 +41,7 @@ export function VideoFacade({ id, start, title }: { id: string; start: number; t
           setPlaying(true);
         }}
       >
+        {thumbnail && <Thumbnail image={thumbnail} />}
         <span className="video-poster-title">{title}</span>
         <span className="video-play">
           <Icon name="play" size={34} />
@@ -49,7 +53,8 @@ export function VideoFacade({ id, start, title }: { id: string; start: number; t
 }
 
 /** A tutorial card: a styled thumbnail that links to the video's page on YouTube. */
-export function VideoCard({ id, title, index }: { id: string; title: string; index: number }) {
+export function VideoCard({ video, title, index }: { video: Video; title: string; index: number }) {
+  const { id, thumbnail } = video;
   const { t } = useTranslation("common");
   return (
     <a
@@ -60,6 +65,7 @@ export function VideoCard({ id, title, index }: { id: string; title: string; ind
       onClick={() => trackEvent("video_click", "tutorial", title)}
     >
       <span className={`video-thumb thumb-${index % 3}`} aria-hidden="true">
+        {thumbnail && <Thumbnail image={thumbnail} />}
         <span className="video-thumb-number">{String(index + 1).padStart(2, "0")}</span>
         <span className="video-play small">
           <Icon name="play" size={22} />
@@ -72,5 +78,23 @@ export function VideoCard({ id, title, index }: { id: string; title: string; ind
         </span>
       </span>
     </a>
+  );
+}
+
+/**
+ * The self-hosted poster over the gradient tile: decorative (the title is text beside it), loaded lazily;
+ * if it fails to load, the empty alt leaves nothing drawn and the tile shows.
+ */
+function Thumbnail({ image }: { image: VideoThumbnail }) {
+  return (
+    <img
+      className="video-thumb-img"
+      src={image.src}
+      width={image.width}
+      height={image.height}
+      alt=""
+      loading="lazy"
+      decoding="async"
+    />
   );
 }
