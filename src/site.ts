@@ -38,6 +38,19 @@ export function whatsappLink(text: string): string {
   return `https://wa.me/${WHATSAPP_NUMBER}?text=${encodeURIComponent(text)}`;
 }
 
+/**
+ * One pricing story (issue 15): every plan includes the Pipefy and Trello integrations with a monthly package
+ * of messages. Micro, Pro and Premium are the pricing cards (their prices and packages are also translation
+ * text, `home:pricing.plans.*`, checked against this table by `src/site_test.ts`); Enterprise is offered in
+ * the specialist box under them. Monthly price in BRL.
+ */
+const PLAN_TABLE = [
+  { key: "micro", messages: 1000, price: 147, featured: false },
+  { key: "pro", messages: 3000, price: 297, featured: true },
+  { key: "premium", messages: 7000, price: 497, featured: false },
+  { key: "enterprise", messages: 15000, price: 827, featured: false },
+] as const;
+
 export const SITE = {
   brand: "ZapFlow",
   legalName: "ZapFlow Tecnologia Ltda.",
@@ -139,16 +152,12 @@ export const SITE = {
     { key: "retail", name: "Ricardo Almeida", company: "Rota Autopeças", rating: 5 },
     { key: "education", name: "Fernanda Lima", company: "Instituto Saber", rating: 5 },
   ],
-  /** The Pipefy page's plan table: messages per month and monthly price in BRL. */
-  planTable: [
-    { key: "start", messages: 1000, price: 147, featured: false },
-    { key: "growth", messages: 3000, price: 297, featured: true },
-    { key: "scale", messages: 7000, price: 497, featured: false },
-    { key: "enterprise", messages: 15000, price: 827, featured: false },
-  ],
+  /** The Pipefy page's plan table: the same plans (and prices) as the pricing cards, with their packages. */
+  planTable: PLAN_TABLE,
   /** Structured data (JSON-LD): offers, validity and rating. */
   structuredData: {
-    offerPrices: [147, 297, 497, 827],
+    /** The four plans: the three cards and Enterprise, shown in the pricing section's specialist box. */
+    offerPrices: PLAN_TABLE.map((row) => row.price),
     currency: "BRL",
     priceValidUntil: "2027-12-31",
     ratingValue: 4.9,

@@ -3,6 +3,7 @@ import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { LANG_INFO } from "../../shared/languages.ts";
+import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
@@ -14,12 +15,10 @@ import { Icon } from "../site/Icon.tsx";
 export default function PipefyPage({ lang, page }: PageProps) {
   const { t } = useTranslation("pipefy");
   const locale = LANG_INFO[lang].htmlLang;
-  const money = new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency: "BRL",
-    maximumFractionDigits: 0,
-  });
-  const count = new Intl.NumberFormat(locale);
+  // Grouped always: Spanish leaves 4-digit numbers ungrouped ("1000"), the plan cards write "1.000".
+  const count = new Intl.NumberFormat(locale, { useGrouping: "always" });
+  // Written as the pricing cards write it in every language ("R$ 297"), not Intl's "297 BRL" in Spanish.
+  const money = (brl: number) => `R$ ${count.format(brl)}`;
   return (
     <Layout lang={lang} page={page}>
       <IntegrationSections ns="pipefy" lang={lang} />
@@ -47,12 +46,17 @@ export default function PipefyPage({ lang, page }: PageProps) {
                     )}
                   </th>
                   <td>{count.format(row.messages)}</td>
-                  <td>{money.format(row.price)}</td>
+                  <td>{money(row.price)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+        <p className="plan-table-compare">
+          <a href={homeAnchor(lang, "precos")} onClick={anchorCta("pipefy_compare_plans")}>
+            {t("plans.compare")} <Icon name="arrow" size={16} />
+          </a>
+        </p>
         <div className="card-grid two notes">
           <div className="card">
             <h3>{t("notes.messageTitle")}</h3>

@@ -32,6 +32,9 @@ export function PricingSection({ lang }: { lang: Lang }) {
               <p className="plan-attendants">
                 <Icon name="users" size={18} /> {t(`pricing.plans.${plan.key}.attendants`)}
               </p>
+              <p className="plan-attendants">
+                <Icon name="chat" size={18} /> {t(`pricing.plans.${plan.key}.messages`)}
+              </p>
               <ul className="check-list">
                 {features.map((f) => (
                   <li key={f}>
