@@ -11,6 +11,23 @@ import { Section } from "../site/SectionHeader.tsx";
 import { Faq } from "../site/Faq.tsx";
 import { Icon } from "../site/Icon.tsx";
 
+type PlanRow = typeof SITE.planTable[number];
+
+/** A plan's name in the table or the phone list, with the star of the most chosen one. */
+function PlanName({ row }: { row: PlanRow }) {
+  const { t } = useTranslation("pipefy");
+  return (
+    <>
+      {t(`plans.names.${row.key}`)}
+      {row.featured && (
+        <span className="featured-tag">
+          <Icon name="star" size={16} /> {t("plans.featured")}
+        </span>
+      )}
+    </>
+  );
+}
+
 /** The Pipefy integration page: shared sections, then plan table, notes, policy, FAQ, contact, CTA. */
 export default function PipefyPage({ lang, page }: PageProps) {
   const { t } = useTranslation("pipefy");
@@ -38,12 +55,7 @@ export default function PipefyPage({ lang, page }: PageProps) {
               {SITE.planTable.map((row) => (
                 <tr key={row.key} className={row.featured ? "featured" : undefined}>
                   <th scope="row">
-                    {t(`plans.names.${row.key}`)}
-                    {row.featured && (
-                      <span className="featured-tag">
-                        <Icon name="star" size={16} /> {t("plans.featured")}
-                      </span>
-                    )}
+                    <PlanName row={row} />
                   </th>
                   <td>{count.format(row.messages)}</td>
                   <td>{money(row.price)}</td>
@@ -52,6 +64,26 @@ export default function PipefyPage({ lang, page }: PageProps) {
             </tbody>
           </table>
         </div>
+        {/* Phones: the same rows as stacked cards, so no column hides in a sideways-scrolling box. */}
+        <ul className="plan-list">
+          {SITE.planTable.map((row) => (
+            <li key={row.key} className={row.featured ? "plan-list-item featured" : "plan-list-item"}>
+              <h3>
+                <PlanName row={row} />
+              </h3>
+              <dl>
+                <div>
+                  <dt>{t("plans.colMessages")}</dt>
+                  <dd>{count.format(row.messages)}</dd>
+                </div>
+                <div>
+                  <dt>{t("plans.colValue")}</dt>
+                  <dd>{money(row.price)}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
         <p className="plan-table-compare">
           <a href={homeAnchor(lang, "precos")} onClick={anchorCta("pipefy_compare_plans")}>
             {t("plans.compare")} <Icon name="arrow" size={16} />
