@@ -37,10 +37,6 @@ try {
       const tab = await context.newPage();
       await tab.goto(server.baseUrl + pagePath(page, lang));
       await tab.waitForSelector("html[data-hydrated=true]");
-      // Off-screen sections skip rendering (content-visibility) until scrolled to; a full-page picture needs them.
-      await tab.addStyleTag({
-        content: "main > section, .site-footer { content-visibility: visible !important; }",
-      });
       await tab.evaluate(async () => {
         await document.fonts.ready;
         // Render every lazy section and image before the full-page picture.

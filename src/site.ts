@@ -50,6 +50,23 @@ export interface Video {
   id: string;
   thumbnail?: VideoThumbnail;
 }
+/**
+ * One pricing story (issue 15): every plan includes the Pipefy and Trello integrations with a monthly package
+ * of messages. Micro, Pro and Premium are the pricing cards (their prices and packages are also translation
+ * text, `home:pricing.plans.*`, checked against this table by `src/site_test.ts`); Enterprise is offered in
+ * the specialist box under them. Monthly price in BRL.
+ */
+const PLAN_TABLE = [
+  { key: "micro", messages: 1000, price: 147, featured: false },
+  { key: "pro", messages: 3000, price: 297, featured: true },
+  { key: "premium", messages: 7000, price: 497, featured: false },
+  { key: "enterprise", messages: 15000, price: 827, featured: false },
+] as const;
+
+/** A plan's monthly price in BRL, from the one table above. */
+function tablePrice(key: (typeof PLAN_TABLE)[number]["key"]): number {
+  return PLAN_TABLE.find((row) => row.key === key)!.price;
+}
 
 export const SITE = {
   brand: "ZapFlow",
@@ -96,14 +113,19 @@ export const SITE = {
   plans: [
     {
       key: "micro",
-      price: 147,
+      price: tablePrice("micro"),
       checkoutUrl: "https://app.zapflow.com.br/checkout/micro",
       highlighted: false,
     },
-    { key: "pro", price: 297, checkoutUrl: "https://app.zapflow.com.br/checkout/pro", highlighted: true },
+    {
+      key: "pro",
+      price: tablePrice("pro"),
+      checkoutUrl: "https://app.zapflow.com.br/checkout/pro",
+      highlighted: true,
+    },
     {
       key: "premium",
-      price: 497,
+      price: tablePrice("premium"),
       checkoutUrl: "https://app.zapflow.com.br/checkout/premium",
       highlighted: false,
     },
@@ -183,16 +205,12 @@ export const SITE = {
     { key: "retail", name: "Ricardo Almeida", company: "Rota Autopeças", rating: 5 },
     { key: "education", name: "Fernanda Lima", company: "Instituto Saber", rating: 5 },
   ],
-  /** The Pipefy page's plan table: messages per month and monthly price in BRL. */
-  planTable: [
-    { key: "start", messages: 1000, price: 147, featured: false },
-    { key: "growth", messages: 3000, price: 297, featured: true },
-    { key: "scale", messages: 7000, price: 497, featured: false },
-    { key: "enterprise", messages: 15000, price: 827, featured: false },
-  ],
+  /** The Pipefy page's plan table: the same plans (and prices) as the pricing cards, with their packages. */
+  planTable: PLAN_TABLE,
   /** Structured data (JSON-LD): offers, validity and rating. */
   structuredData: {
-    offerPrices: [147, 297, 497, 827],
+    /** The four plans: the three cards and Enterprise, shown in the pricing section's specialist box. */
+    offerPrices: PLAN_TABLE.map((row) => row.price),
     currency: "BRL",
     priceValidUntil: "2027-12-31",
     ratingValue: 4.9,

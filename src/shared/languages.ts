@@ -3,12 +3,33 @@ export const LANGS = ["pt", "en", "es"] as const;
 export type Lang = typeof LANGS[number];
 export const DEFAULT_LANG: Lang = "pt";
 
-export const LANG_INFO: Record<Lang, { prefix: string; htmlLang: string; ogLocale: string; label: string }> =
-  {
-    pt: { prefix: "pt-br", htmlLang: "pt-BR", ogLocale: "pt_BR", label: "Português" },
-    en: { prefix: "en", htmlLang: "en", ogLocale: "en_US", label: "English" },
-    es: { prefix: "es", htmlLang: "es", ogLocale: "es_ES", label: "Español" },
-  };
+/** `switchHint` is the language button's tooltip, written in that language (it speaks to its readers). */
+export const LANG_INFO: Record<
+  Lang,
+  { prefix: string; htmlLang: string; ogLocale: string; label: string; switchHint: string }
+> = {
+  pt: {
+    prefix: "pt-br",
+    htmlLang: "pt-BR",
+    ogLocale: "pt_BR",
+    label: "Português",
+    switchHint: "Ver esta página em português",
+  },
+  en: {
+    prefix: "en",
+    htmlLang: "en",
+    ogLocale: "en_US",
+    label: "English",
+    switchHint: "Read this page in English",
+  },
+  es: {
+    prefix: "es",
+    htmlLang: "es",
+    ogLocale: "es_ES",
+    label: "Español",
+    switchHint: "Ver esta página en español",
+  },
+};
 
 /** Local storage key where the browser remembers the visitor's language (spec section 4). */
 export const LANG_STORAGE_KEY = "zapflow.lang";

@@ -15,6 +15,11 @@ const SOCIAL = [
   ["facebook", "Facebook"],
 ] as const;
 
+/** A phone number that never breaks across lines: no-break spaces and a non-breaking hyphen. */
+function unbreakable(text: string): string {
+  return text.replaceAll(" ", "\u00a0").replaceAll("-", "\u2011");
+}
+
 /** Site footer: product, company and social links, and the rights line. */
 export function Footer({ lang }: { lang: Lang }) {
   const { t } = useTranslation("common");
@@ -70,7 +75,9 @@ export function Footer({ lang }: { lang: Lang }) {
               <a href={`mailto:${SITE.supportEmail}`}>{t("footer.support", { email: SITE.supportEmail })}</a>
             </li>
             <li>
-              <a href={`tel:${SITE.phoneE164}`}>{t("footer.phone", { phone: SITE.phoneDisplay })}</a>
+              <a href={`tel:${SITE.phoneE164}`}>
+                {t("footer.phone", { phone: unbreakable(SITE.phoneDisplay) })}
+              </a>
             </li>
             {consentChoice && (
               <li>

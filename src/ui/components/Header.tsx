@@ -7,6 +7,7 @@ import { trackEvent } from "../../client/analytics.ts";
 import { handleAnchorClick } from "../site/anchors.ts";
 import { Icon } from "../site/Icon.tsx";
 import { Logo } from "../site/Logo.tsx";
+import { Tooltip } from "../site/Tooltip.tsx";
 
 /** Spec section 9: the dropdown closes 150 ms after the pointer leaves; the phone menu 50 ms after a click. */
 export const DROPDOWN_CLOSE_MS = 150;
@@ -168,17 +169,18 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
             <ul className="lang-list" aria-label={t("nav.language")}>
               {LANGS.map((l) => (
                 <li key={l}>
-                  <a
-                    href={pagePath(page, l) + query}
-                    hrefLang={LANG_INFO[l].htmlLang}
-                    lang={LANG_INFO[l].htmlLang}
-                    aria-current={l === lang ? "true" : undefined}
-                    onClick={() => rememberLang(l)}
-                    title={LANG_INFO[l].label}
-                  >
-                    <span aria-hidden="true">{LANG_INFO[l].prefix.slice(0, 2).toUpperCase()}</span>
-                    <span className="visually-hidden">{LANG_INFO[l].label}</span>
-                  </a>
+                  <Tooltip text={LANG_INFO[l].switchHint} lang={LANG_INFO[l].htmlLang} placement="bottom">
+                    <a
+                      href={pagePath(page, l) + query}
+                      hrefLang={LANG_INFO[l].htmlLang}
+                      lang={LANG_INFO[l].htmlLang}
+                      aria-current={l === lang ? "true" : undefined}
+                      onClick={() => rememberLang(l)}
+                    >
+                      <span aria-hidden="true">{LANG_INFO[l].prefix.slice(0, 2).toUpperCase()}</span>
+                      <span className="visually-hidden">{LANG_INFO[l].label}</span>
+                    </a>
+                  </Tooltip>
                 </li>
               ))}
             </ul>

@@ -44,7 +44,7 @@ export default function CustomersPage({ lang, page }: PageProps) {
         <ul className="logo-grid">
           {SITE.customers.map((c) => (
             <li key={c.name} className="logo-card">
-              <CustomerLogo name={c.name} src={c.logo} alt={t("grid.logoAlt", { name: c.name })} />
+              <CustomerLogo name={c.name} src={c.logo} />
               <p className="logo-name">{c.name}</p>
               <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
             </li>

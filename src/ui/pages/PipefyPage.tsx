@@ -3,6 +3,7 @@ import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { LANG_INFO } from "../../shared/languages.ts";
+import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
@@ -10,16 +11,31 @@ import { Section } from "../site/SectionHeader.tsx";
 import { Faq } from "../site/Faq.tsx";
 import { Icon } from "../site/Icon.tsx";
 
+type PlanRow = typeof SITE.planTable[number];
+
+/** A plan's name in the table or the phone list, with the star of the most chosen one. */
+function PlanName({ row }: { row: PlanRow }) {
+  const { t } = useTranslation("pipefy");
+  return (
+    <>
+      {t(`plans.names.${row.key}`)}
+      {row.featured && (
+        <span className="featured-tag">
+          <Icon name="star" size={16} /> {t("plans.featured")}
+        </span>
+      )}
+    </>
+  );
+}
+
 /** The Pipefy integration page: shared sections, then plan table, notes, policy, FAQ, contact, CTA. */
 export default function PipefyPage({ lang, page }: PageProps) {
   const { t } = useTranslation("pipefy");
   const locale = LANG_INFO[lang].htmlLang;
-  const money = new Intl.NumberFormat(locale, {
-    style: "currency",
-    currency: "BRL",
-    maximumFractionDigits: 0,
-  });
-  const count = new Intl.NumberFormat(locale);
+  // Grouped always: Spanish leaves 4-digit numbers ungrouped ("1000"), the plan cards write "1.000".
+  const count = new Intl.NumberFormat(locale, { useGrouping: "always" });
+  // Written as the pricing cards write it in every language ("R$ 297"), not Intl's "297 BRL" in Spanish.
+  const money = (brl: number) => `R$ ${count.format(brl)}`;
   return (
     <Layout lang={lang} page={page}>
       <IntegrationSections ns="pipefy" lang={lang} />
@@ -39,20 +55,40 @@ export default function PipefyPage({ lang, page }: PageProps) {
               {SITE.planTable.map((row) => (
                 <tr key={row.key} className={row.featured ? "featured" : undefined}>
                   <th scope="row">
-                    {t(`plans.names.${row.key}`)}
-                    {row.featured && (
-                      <span className="featured-tag">
-                        <Icon name="star" size={16} /> {t("plans.featured")}
-                      </span>
-                    )}
+                    <PlanName row={row} />
                   </th>
                   <td>{count.format(row.messages)}</td>
-                  <td>{money.format(row.price)}</td>
+                  <td>{money(row.price)}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+        {/* Phones: the same rows as stacked cards, so no column hides in a sideways-scrolling box. */}
+        <ul className="plan-list">
+          {SITE.planTable.map((row) => (
+            <li key={row.key} className={row.featured ? "plan-list-item featured" : "plan-list-item"}>
+              <h3>
+                <PlanName row={row} />
+              </h3>
+              <dl>
+                <div>
+                  <dt>{t("plans.colMessages")}</dt>
+                  <dd>{count.format(row.messages)}</dd>
+                </div>
+                <div>
+                  <dt>{t("plans.colValue")}</dt>
+                  <dd>{money(row.price)}</dd>
+                </div>
+              </dl>
+            </li>
+          ))}
+        </ul>
+        <p className="plan-table-compare">
+          <a href={homeAnchor(lang, "precos")} onClick={anchorCta("pipefy_compare_plans")}>
+            {t("plans.compare")} <Icon name="arrow" size={16} />
+          </a>
+        </p>
         <div className="card-grid two notes">
           <div className="card">
             <h3>{t("notes.messageTitle")}</h3>

@@ -9,10 +9,11 @@ export function initials(name: string): string {
 }
 
 /**
- * A customer's logo; when the image fails (also before hydration, which React's onError would miss),
- * a coloured tile with the name's initials takes its place at the same size.
+ * A customer's mark (a square emblem; the name is printed once, as text, under it). It is decorative: the
+ * name beside it already says whose it is. When the image fails (also before hydration, which React's
+ * onError would miss), a coloured tile with the name's initials takes its place at the same size.
  */
-export function CustomerLogo({ name, src, alt }: { name: string; src: string; alt: string }) {
+export function CustomerLogo({ name, src }: { name: string; src: string }) {
   const [failed, setFailed] = useState(false);
   const img = useRef<HTMLImageElement>(null);
   useEffect(() => {
@@ -22,7 +23,7 @@ export function CustomerLogo({ name, src, alt }: { name: string; src: string; al
   if (failed) {
     const color = TILE_COLORS[[...name].reduce((sum, ch) => sum + ch.charCodeAt(0), 0) % TILE_COLORS.length];
     return (
-      <span className="logo-tile" role="img" aria-label={alt} style={{ background: color }}>
+      <span className="logo-tile" aria-hidden="true" style={{ background: color }}>
         {initials(name)}
       </span>
     );
@@ -31,9 +32,9 @@ export function CustomerLogo({ name, src, alt }: { name: string; src: string; al
     <img
       ref={img}
       src={src}
-      alt={alt}
-      width={240}
-      height={60}
+      alt=""
+      width={56}
+      height={56}
       loading="lazy"
       decoding="async"
       onError={() => setFailed(true)}

@@ -7,6 +7,7 @@ import { trackEvent } from "../../client/analytics.ts";
 import { handleAnchorClick } from "./anchors.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";
+import { InfoTip } from "./Tooltip.tsx";
 import { VideoCard, VideoFacade } from "./VideoFacade.tsx";
 import { ChannelLink } from "./bits.tsx";
 
@@ -51,9 +52,11 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
             </a>
           </div>
           <dl className="metric-tiles">
-            {list<{ value: string; label: string }>("hero.metrics").map((m) => (
+            {list<{ value: string; label: string; source: string }>("hero.metrics").map((m) => (
               <div key={m.label}>
-                <dt>{m.label}</dt>
+                <dt>
+                  {m.label} <InfoTip label={t("hero.sourceLabel")} text={m.source} />
+                </dt>
                 <dd>{m.value}</dd>
               </div>
             ))}

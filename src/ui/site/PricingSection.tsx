@@ -5,6 +5,7 @@ import { openLeadModal } from "../lead/lead_events.ts";
 import { trackEvent } from "../../client/analytics.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";
+import { InfoTip } from "./Tooltip.tsx";
 
 /** The pricing section (anchor `precos`), shared by the home and Trello pages. */
 export function PricingSection({ lang }: { lang: Lang }) {
@@ -31,6 +32,11 @@ export function PricingSection({ lang }: { lang: Lang }) {
               </p>
               <p className="plan-attendants">
                 <Icon name="users" size={18} /> {t(`pricing.plans.${plan.key}.attendants`)}
+                <InfoTip label={t("pricing.hintLabel")} text={t("pricing.attendantsHint")} />
+              </p>
+              <p className="plan-attendants">
+                <Icon name="chat" size={18} /> {t(`pricing.plans.${plan.key}.messages`)}
+                <InfoTip label={t("pricing.hintLabel")} text={t("pricing.messagesHint")} />
               </p>
               <ul className="check-list">
                 {features.map((f) => (

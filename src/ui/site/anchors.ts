@@ -15,10 +15,12 @@ export function scrollToAnchor(id: string): void {
   };
   if (go()) {
     history.pushState(null, "", `#${id}`);
-    // Late layout (fonts, images) can move the target while the first scroll runs: check once more.
+    // Late layout (fonts, images) can move the target while the first scroll runs: aim once more, at the
+    // place the first scroll aims for (just under the sticky header, the root's scroll-padding-top).
     setTimeout(() => {
       const target = document.getElementById(id);
-      if (target && Math.abs(target.getBoundingClientRect().top) > 120) go();
+      const pad = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+      if (target && Math.abs(target.getBoundingClientRect().top - pad) > 8) go();
     }, ANCHOR_RETRY_MS);
   } else {
     setTimeout(go, ANCHOR_RETRY_MS);
