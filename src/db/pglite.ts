@@ -11,6 +11,7 @@
 //   worker that has ended (its thread's malloc arenas stay with the process). A child process gives it all
 //   back when it exits.
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
+import { basename } from "node:path";
 
 /**
  * PostgreSQL settings for one small site, passed on PGlite's command line (`-c`) at every start, so a DATA_DIR
@@ -53,14 +54,17 @@ const INITDB_LIMIT_MS = 180_000;
 /**
  * Creates the database in an empty `dataDir` in a child Deno process, so the ~330 MB initdb leaves behind go
  * back to the system when it exits. Returns false, having done nothing, when a child cannot be run (a
- * compiled executable, or no permission to run Deno): PGlite then runs initdb in this process as before.
+ * compiled executable, or no permission to run Deno's own executable, `--allow-run=<Deno.execPath()>`):
+ * PGlite then runs initdb in this process, and the memory comes back at the next start.
  * Throws when the child fails, with what it printed.
  */
 export async function initdbInChild(dataDir: string): Promise<boolean> {
   const script = new URL(import.meta.url);
   const config = new URL("../../deno.json", import.meta.url);
-  if (script.protocol !== "file:" || !await Deno.stat(config).then(() => true, () => false)) return false;
   const deno = Deno.execPath();
+  // A compiled executable is not `deno`: run with these arguments it would start another server.
+  if (!/^deno(\.exe)?$/.test(basename(deno)) || script.protocol !== "file:") return false;
+  if (!await Deno.stat(config).then(() => true, () => false)) return false;
   const allowed = await Deno.permissions.query({ name: "run", command: deno }).catch(() => null);
   if (allowed?.state !== "granted") return false;
   const child = new Deno.Command(deno, {
