@@ -164,7 +164,8 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
   let exited = false;
   let stopping: Promise<void> | undefined;
   const status = child.status.finally(() => exited = true);
-  const deadline = Date.now() + 60_000;
+  // A first PGlite start runs initdb: about 5 s of CPU, over a minute of wall time on a crowded machine.
+  const deadline = Date.now() + 180_000;
   while (true) {
     if (exited || Date.now() > deadline) {
       throw new Error(`server ${name} did not start; its log:\n${await Deno.readTextFile(logFile)}`);

@@ -1,15 +1,15 @@
 // The embedded database (PGlite): the PostgreSQL settings it runs with, and a new DATA_DIR initialised in a
 // short-lived child process. Measured in docs/PERFORMANCE.md ("Memory of the embedded database").
 //
-// PGlite is PostgreSQL compiled to WebAssembly, run inside this process. Two things make it heavy, and both
-// come from WebAssembly memory never shrinking: whatever PostgreSQL touches once stays resident for the life
-// of the process.
+// PGlite is PostgreSQL compiled to WebAssembly, run inside this process, and WebAssembly memory never
+// shrinks: whatever PostgreSQL touches once stays resident for the life of the process. Two things made it
+// heavy:
 // - PostgreSQL's shared memory (its buffer cache above all) is allocated inside that memory and zeroed at
 //   start, so all of it is resident from the first second.
 // - `initdb` (a new DATA_DIR) runs three WebAssembly instances and copies a whole one's memory: about 600 MB
-//   at its peak, of which PGlite's instance and V8's heap keep about 330 MB after it is closed, even in a
-//   worker that has ended (its thread's malloc arenas stay with the process). A child process gives it all
-//   back when it exits.
+//   at its peak, of which about 330 MB stayed with the process after the database was closed. A worker
+//   gives most of it back when it ends, but not all (the process stayed 75 MB above a fresh one); a child
+//   process gives it all back when it exits.
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
 import { basename } from "node:path";
 
@@ -22,7 +22,7 @@ export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
   // The buffer cache: 128 MB by default, all of it resident from the start (about 120 MB of the process).
   // 16 MB holds 2,048 pages: the indexes and the recent pages this app touches (inserts go to the end of
   // their tables; the dashboard reads roll-ups); a page outside it is read again from the operating
-  // system's file cache. Measured in bench: no loss of ingestion throughput against 128 MB.
+  // system's file cache. bench/ab.sh on PGlite measured no loss of ingestion throughput against 128 MB.
   shared_buffers: "16MB",
 };
 
