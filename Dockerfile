@@ -29,4 +29,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # Exec form: the process is PID 1 and gets SIGTERM directly, so it drains requests and stops the jobs.
 # Small young-generation semi-spaces: request garbage dies young, and the default ones kept ~40 MB more
 # resident under load (docs/PERFORMANCE.md, memory).
-CMD ["deno", "run", "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--allow-ffi", "--allow-sys", "src/main.ts"]
+# Running Deno itself (its path in this image) only lets a first start create the embedded database in a
+# short-lived child process, whose memory goes back to the system (src/db/pglite.ts).
+CMD ["deno", "run", "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--allow-ffi", "--allow-sys", "--allow-run=/usr/bin/deno", "src/main.ts"]

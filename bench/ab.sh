@@ -3,16 +3,18 @@
 # percent shows through a noisy machine (CPU steal, frequency changes) that moves separate runs by ±30%.
 #
 #   BENCH_DATABASE_URL=postgres://… bash bench/ab.sh ROUNDS DIR_A DIR_B
+#   BENCH_DATABASE_URL=pglite bash bench/ab.sh ROUNDS DIR_A DIR_B    # the embedded database, one DATA_DIR each
 #
 # DIR_A and DIR_B are checkouts of the project (e.g. `git worktree add /tmp/a <commit>`; copy static/assets
 # from a build into each). Both servers run at once, each in its own PostgreSQL schema, each loaded by its
 # own wrk (Debian's package) with 32 connections sending POST /api/tracking/visit from 20,000 addresses.
 # After a warm-up round, each round prints events answered and CPU per event (the server process, and its
 # main JavaScript thread alone) for both; the last line sums the rounds. An A/A run (same DIR twice) shows
-# the noise left. Extra server environment: EA / EB (e.g. EB="X=1"); seconds per round: SECS (default 5).
+# the noise left, and the last line each server's peak resident memory (VmHWM). Extra server environment:
+# EA / EB (e.g. EB="X=1"); seconds per round: SECS (default 5).
 set -euo pipefail
 rounds=$1 A=$2 B=$3
-url=${BENCH_DATABASE_URL:?set BENCH_DATABASE_URL to a PostgreSQL URL}
+url=${BENCH_DATABASE_URL:?set BENCH_DATABASE_URL to a PostgreSQL URL, or to pglite}
 command -v wrk > /dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 secs=${SECS:-5}
 work=$(mktemp -d)
@@ -33,23 +35,30 @@ EOF
 
 pids=()
 start() { # dir port schema env
-  psql "$url" -qc "drop schema if exists $3 cascade; create schema $3" > /dev/null 2>&1
+  local db=""
+  if [ "$url" != pglite ]; then
+    psql "$url" -qc "drop schema if exists $3 cascade; create schema $3" > /dev/null 2>&1
+    db="$url?search_path=$3"
+  fi
   env $4 PORT="$2" HOST=127.0.0.1 PUBLIC_ORIGIN=http://127.0.0.1:8399 TRUST_PROXY=1 LOG_LEVEL=warn \
-    DATA_DIR="$work/data-$2" DATABASE_URL="$url?search_path=$3" \
+    DATA_DIR="$work/data-$2" DATABASE_URL="$db" \
     deno run -A --v8-flags=--max-semi-space-size=8,--max-old-space-size=1024 "$1/src/main.ts" > "$work/$2.log" 2>&1 &
   pids+=($!)
 }
 cleanup() {
   kill "${pids[@]}" 2> /dev/null || true
   wait 2> /dev/null || true
-  for s in ab_a ab_b; do psql "$url" -qc "drop schema if exists $s cascade" > /dev/null 2>&1 || true; done
+  if [ "$url" != pglite ]; then
+    for s in ab_a ab_b; do psql "$url" -qc "drop schema if exists $s cascade" > /dev/null 2>&1 || true; done
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 start "$A" 8399 ab_a "${EA:-}"
 start "$B" 8398 ab_b "${EB:-}"
 for port in 8399 8398; do
-  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.2; done
+  # Up to 2 minutes: a first PGlite start runs initdb, which takes tens of seconds on a loaded machine.
+  for _ in $(seq 600); do curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break; sleep 0.2; done
 done
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 main() { awk '{print $14 + $15}' "/proc/$1/task/$1/stat"; }
@@ -75,3 +84,5 @@ for r in $(seq 0 "$rounds"); do
 done
 echo "total  A ($A): $na events, main $((ma * 10000 / na)) µs/event, server $((sa * 10000 / na))" \
   "| B ($B): $nb events, main $((mb * 10000 / nb)) µs/event, server $((sb * 10000 / nb))"
+hwm() { awk '/VmHWM/{printf "%d MB", $2 / 1024}' "/proc/$1/status"; }
+echo "peak RSS  A: $(hwm "$pa") | B: $(hwm "$pb")"

@@ -1,16 +1,11 @@
 // Backups of the embedded (PGlite) database: a gzip'd tarball of its data directory, as PGlite dumps it.
 // PostgreSQL deployments use pg_dump/pg_restore instead (README). The server must be stopped meanwhile:
 // two processes opening one PGlite directory would corrupt it.
-import { PGlite } from "@electric-sql/pglite";
 import { join } from "node:path";
 import { makePrivate } from "./private_dir.ts";
+import { createPglite, hasDatabase } from "./pglite.ts";
 
 export class BackupError extends Error {}
-
-/** True when `dir` holds a PostgreSQL data directory (PG_VERSION is its first file). */
-async function isDatabase(dir: string): Promise<boolean> {
-  return await Deno.stat(join(dir, "PG_VERSION")).then((s) => s.isFile, () => false);
-}
 
 async function isEmptyOrMissing(dir: string): Promise<boolean> {
   try {
@@ -30,13 +25,13 @@ export function backupFileName(now: Date): string {
 
 /** Dumps the PGlite database in `dataDir` to a new timestamped .tar.gz in `outDir`; never overwrites. */
 export async function backupPglite(dataDir: string, outDir: string, now = new Date()): Promise<string> {
-  if (!await isDatabase(dataDir)) throw new BackupError(`no database in ${dataDir}`);
+  if (!await hasDatabase(dataDir)) throw new BackupError(`no database in ${dataDir}`);
   await Deno.mkdir(outDir, { recursive: true, mode: 0o700 });
   const path = join(outDir, backupFileName(now));
   if (await Deno.stat(path).then(() => true, () => false)) {
     throw new BackupError(`${path} already exists; not overwriting it`);
   }
-  const pg = await PGlite.create({ dataDir });
+  const pg = await createPglite({ dataDir });
   let dump: Blob;
   try {
     dump = await pg.dumpDataDir("gzip");
@@ -85,13 +80,13 @@ export async function restorePglite(
     await Deno.rename(dataDir, movedTo);
   }
   await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
-  const pg = await PGlite.create({ dataDir, loadDataDir: new Blob([bytes]) });
+  const pg = await createPglite({ dataDir, loadDataDir: new Blob([bytes]) });
   try {
     await pg.query("select 1");
   } finally {
     await pg.close();
   }
   await makePrivate(dataDir);
-  if (!await isDatabase(dataDir)) throw new BackupError(`${file} did not contain a database`);
+  if (!await hasDatabase(dataDir)) throw new BackupError(`${file} did not contain a database`);
   return movedTo;
 }

@@ -1,5 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
+import { createPglite, hasDatabase, initdbInChild } from "./pglite.ts";
 import { createStorageGuard, describeFsError, isReadOnly, StorageError } from "./storage_guard.ts";
 
 /** How one statement is sent. */
@@ -109,11 +110,11 @@ async function openPglite(dataDir?: string, minFreeBytes = 64 * 1024 * 1024): Pr
     const problem = guard!.problem();
     if (problem) throw new StorageError(problem);
   }
-  // Loaded only here: a PostgreSQL deployment never pays PGlite's ~12 MB of memory.
-  const { PGlite } = await import("@electric-sql/pglite");
   let pg: PGlite;
   try {
-    pg = await PGlite.create(dataDir ? { dataDir } : {});
+    // A new DATA_DIR is created by a child process, whose memory goes back to the system (pglite.ts).
+    if (dataDir && !await hasDatabase(dataDir)) await initdbInChild(dataDir);
+    pg = await createPglite(dataDir ? { dataDir } : {});
   } catch (error) {
     throw new StorageError(
       `the embedded database in DATA_DIR ${dataDir ?? "(memory)"} could not be opened: ${
