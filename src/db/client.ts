@@ -42,6 +42,8 @@ export interface DbOptions {
   max?: number;
   /** PGlite in `dataDir`: free space kept in reserve, writes refused below it; default 64 MB. */
   minFreeBytes?: number;
+  /** PGlite: create a new `dataDir` in this process rather than in a child (the child itself does). */
+  initdbHere?: boolean;
 }
 
 /** The database cannot be reached (refused, timed out, connection lost, shutting down): answer 503, retry later. */
@@ -94,10 +96,14 @@ const unavailableOr = (error: unknown) => isUnavailable(error) ? new DatabaseUna
 export async function openDb(options: DbOptions): Promise<Db> {
   return options.databaseUrl
     ? openPostgres(options.databaseUrl, options)
-    : await openPglite(options.dataDir, options.minFreeBytes);
+    : await openPglite(options.dataDir, options.minFreeBytes, options.initdbHere);
 }
 
-async function openPglite(dataDir?: string, minFreeBytes = 64 * 1024 * 1024): Promise<Db> {
+async function openPglite(
+  dataDir?: string,
+  minFreeBytes = 64 * 1024 * 1024,
+  initdbHere = false,
+): Promise<Db> {
   const guard = dataDir ? createStorageGuard(dataDir, { minFreeBytes }) : undefined;
   if (dataDir) {
     try {
@@ -112,8 +118,8 @@ async function openPglite(dataDir?: string, minFreeBytes = 64 * 1024 * 1024): Pr
   }
   let pg: PGlite;
   try {
-    // A new DATA_DIR is created by a child process, whose memory goes back to the system (pglite.ts).
-    if (dataDir && !await hasDatabase(dataDir)) await initdbInChild(dataDir);
+    // A new DATA_DIR is created and migrated by a child process, whose memory goes back to the system.
+    if (dataDir && !initdbHere && !await hasDatabase(dataDir)) await initdbInChild(dataDir);
     pg = await createPglite(dataDir ? { dataDir } : {});
   } catch (error) {
     throw new StorageError(

@@ -59,7 +59,7 @@ const INITDB_LIMIT_MS = 180_000;
  * Throws when the child fails, with what it printed.
  */
 export async function initdbInChild(dataDir: string): Promise<boolean> {
-  const script = new URL(import.meta.url);
+  const script = new URL("./initdb_child.ts", import.meta.url);
   const config = new URL("../../deno.json", import.meta.url);
   const deno = Deno.execPath();
   // A compiled executable is not `deno`: run with these arguments it would start another server.
@@ -76,6 +76,7 @@ export async function initdbInChild(dataDir: string): Promise<boolean> {
       "--allow-read",
       `--allow-write=${dataDir}`,
       "--allow-env",
+      "--allow-sys", // the storage guard's free-space check (statfs)
       script.pathname,
       dataDir,
     ],
@@ -99,10 +100,4 @@ export async function initdbInChild(dataDir: string): Promise<boolean> {
     clearTimeout(timer);
   }
   return true;
-}
-
-// The child: `deno run pglite.ts DIR` creates the database in DIR and shuts it down cleanly.
-if (import.meta.main) {
-  const pg = await createPglite({ dataDir: Deno.args[0] });
-  await pg.close();
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openDb } from "./client.ts";
+import { appliedMigrations, migrate, readMigrations } from "./migrate.ts";
 import { createPglite, hasDatabase, initdbInChild, PGLITE_SETTINGS } from "./pglite.ts";
 
 const resourcesKept = { sanitizeResources: false, sanitizeOps: false };
@@ -25,7 +26,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "pglite: a new DATA_DIR is created by a child process, then opened here with the settings",
+  name:
+    "pglite: a new DATA_DIR is created and migrated by a child process, then opened here with the settings",
   ...resourcesKept,
   fn: async () => {
     const root = await Deno.makeTempDir({ prefix: "pglite_test_" });
@@ -38,6 +40,9 @@ Deno.test({
 
       const db = await openDb({ dataDir });
       try {
+        // The child applied every migration, so this process has none left to run.
+        assert.deepEqual(await appliedMigrations(db), (await readMigrations()).map((m) => m.name));
+        assert.deepEqual(await migrate(db), []);
         await db.exec("create table t (x int); insert into t values (42)");
         assert.deepEqual(await db.query("select x from t"), [{ x: 42 }]);
         assert.deepEqual(await db.query("select current_setting('shared_buffers') as v"), [{ v: "16MB" }]);
