@@ -85,6 +85,7 @@ export function recordEvent(
   input: TrackInput | VisitInput,
   visitorKey: string,
   now: Date,
+  linkKeys?: string[],
 ): Promise<void> {
   const event: TrackedEvent | TrackedVisit = {
     occurredAt: now,
@@ -98,6 +99,7 @@ export function recordEvent(
       ? {
         utmTerm: (input as VisitInput).utmTerm ?? null,
         utmContent: (input as VisitInput).utmContent ?? null,
+        linkKeys,
       }
       : {}),
   };

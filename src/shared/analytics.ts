@@ -74,6 +74,13 @@ export function changePercent(current: number, previous: number): number | null 
   return round1(((current - previous) / previous) * 100);
 }
 
+/**
+ * A visit is linked to the same address's visits up to this many days later (docs/UNIQUE_VISITORS.md), so
+ * unique visitors are exact over any range of up to EXACT_VISITOR_DAYS days; longer ones are an upper bound.
+ */
+export const LINK_WINDOW_DAYS = 61;
+export const EXACT_VISITOR_DAYS = LINK_WINDOW_DAYS + 1;
+
 const DAY_MS = 86_400_000;
 
 function toUtc(day: string): number {

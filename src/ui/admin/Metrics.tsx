@@ -3,6 +3,7 @@ import {
   averageLeadsPerDay,
   averageVisitsPerDay,
   changePercent,
+  EXACT_VISITOR_DAYS,
   mergeDaily,
   sumCounts,
 } from "../../shared/analytics.ts";
@@ -25,17 +26,39 @@ function Change({ current, previous }: { current: number; previous: number }) {
 }
 
 function Metric(
-  props: { label: string; value: string; testId: string; hint?: string; children?: ReactNode },
+  props: {
+    label: string;
+    value: string;
+    testId: string;
+    hint?: string;
+    /** Shown after the value ("aprox.") with its reason as a tooltip and for screen readers. */
+    qualifier?: { text: string; why: string };
+    children?: ReactNode;
+  },
 ) {
   return (
     <div className="metric">
       <p className="metric-label">{props.label}</p>
-      <p className="metric-value" data-testid={props.testId}>{props.value}</p>
+      <p className="metric-value" data-testid={props.testId}>
+        {props.value}
+        {props.qualifier && (
+          <abbr className="metric-qualifier" title={props.qualifier.why} tabIndex={0}>
+            {props.qualifier.text}
+            <span className="visually-hidden">: {props.qualifier.why}</span>
+          </abbr>
+        )}
+      </p>
       {props.hint && <p className="metric-hint admin-muted">{props.hint}</p>}
       {props.children}
     </div>
   );
 }
+
+const APPROXIMATE = {
+  text: "aprox.",
+  why: `Limite superior: cada endereço é reconhecido em até ${EXACT_VISITOR_DAYS} dias seguidos (a chave ` +
+    "do visitante muda todo mês e não guardamos o IP), e em dias já expurgados somam-se os únicos de cada dia.",
+};
 
 /** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
 export function VisitMetrics({ period }: { period: Period }) {
@@ -62,6 +85,7 @@ export function VisitMetrics({ period }: { period: Period }) {
               label="Visitantes únicos"
               value={formatInt(summary.data.current.uniqueVisitors)}
               testId="unique-visitors"
+              qualifier={summary.data.current.approximate ? APPROXIMATE : undefined}
             >
               <Change
                 current={summary.data.current.uniqueVisitors}

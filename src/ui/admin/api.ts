@@ -81,6 +81,8 @@ export interface PeriodSummary {
   start: string;
   end: string;
   uniqueVisitors: number;
+  /** uniqueVisitors is an upper bound (over 62 days, or purged days): docs/UNIQUE_VISITORS.md. */
+  approximate: boolean;
   visits: number;
   clicks: number;
   conversions: number;
