@@ -157,6 +157,7 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
       metaPixelId: deps.config.META_PIXEL_ID ?? null,
       gtmId: deps.config.GTM_ID ?? null,
       consentMode: deps.config.CONSENT_MODE,
+      analyticsTimeZone: deps.config.ANALYTICS_TZ,
     },
   };
   const root = isAdmin

@@ -19,7 +19,7 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -133,30 +133,6 @@ export async function findLeads(
     filter.limit === undefined ? Promise.resolve(-1) : countLeads(db, filter, tz),
   ]);
   return { leads, total: total < 0 ? leads.length : total };
-}
-
-/** "dd/MM/yyyy HH:mm" in the analytics time zone. */
-const stampFormats = new Map<string, Intl.DateTimeFormat>();
-
-function localStamp(iso: string, timeZone: string): string {
-  let format = stampFormats.get(timeZone);
-  if (!format) {
-    stampFormats.set(
-      timeZone,
-      format = new Intl.DateTimeFormat("en-GB", {
-        timeZone,
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        hourCycle: "h23",
-      }),
-    );
-  }
-  const parts = format.formatToParts(new Date(iso));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
 }
 
 const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [

@@ -120,6 +120,28 @@ export function todayIn(timeZone: string, now = new Date()): string {
     .format(now);
 }
 
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as "dd/MM/yyyy{sep}HH:mm" in a time zone (the dashboard's and the CSV's local times). */
+export function localStamp(iso: string, timeZone: string, sep = " "): string {
+  let format = stampFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    stampFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(iso));
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")}${sep}${get("hour")}:${get("minute")}`;
+}
+
 /** First and last day of the month containing `day`. */
 export function monthOf(day: string): { start: string; end: string } {
   const [y, m] = day.split("-").map(Number);
