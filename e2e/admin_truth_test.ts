@@ -76,3 +76,38 @@ for (const timezoneId of ["UTC", "America/Los_Angeles", "Asia/Tokyo"]) {
       }),
   );
 }
+
+browserTest(
+  "admin: an ended session takes every card back to the login card with one toast",
+  () =>
+    withAdmin(async (server) => {
+      const { page, problems, close } = await openPage(server.baseUrl);
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      await page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 });
+      // Signed out elsewhere: "Atualizar" reloads every card, each gets a 401.
+      await server.db.query("delete from sessions");
+      await page.getByRole("button", { name: "Atualizar" }).click();
+      await page.getByRole("heading", { name: "Área Administrativa" }).waitFor({ timeout: 10_000 });
+      assert.deepEqual(await toastTexts(page), [
+        "Sessão encerrada",
+        "Sua sessão expirou ou foi encerrada em outro lugar. Entre novamente.",
+      ]);
+      assert.equal(await page.getByTestId("toast").count(), 1);
+      assert.equal(await page.locator(".card-error").count(), 0);
+
+      // The same when a password change meets an ended session.
+      await signIn(page);
+      await page.getByRole("button", { name: "Alterar Senha" }).click();
+      await server.db.query("delete from sessions");
+      const panel = page.locator("#password-panel");
+      await panel.getByLabel("Senha atual").fill(PASSWORD);
+      await panel.getByLabel("Nova senha", { exact: true }).fill("outra-senha-456");
+      await panel.getByLabel("Confirmar nova senha").fill("outra-senha-456");
+      await panel.getByRole("button", { name: "Salvar nova senha" }).click();
+      await page.getByRole("heading", { name: "Área Administrativa" }).waitFor({ timeout: 10_000 });
+      assert.equal((await toastTexts(page))[0], "Sessão encerrada");
+      assert.deepEqual(problems.consoleErrors.filter((e) => !e.includes("401")), []);
+      await close();
+    }),
+);
