@@ -111,3 +111,15 @@ browserTest(
       await close();
     }),
 );
+
+browserTest("admin: the toast's × button closes it with a mouse click", () =>
+  withAdmin(async (server) => {
+    const { page, close } = await openPage(server.baseUrl);
+    await page.goto(server.baseUrl + "/pt-br/admin");
+    await signIn(page);
+    const toast = page.getByTestId("toast");
+    await toast.waitFor({ state: "visible" });
+    await toast.getByRole("button", { name: "Fechar notificação" }).click();
+    await toast.waitFor({ state: "detached", timeout: 1_000 });
+    await close();
+  }));
