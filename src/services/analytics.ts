@@ -146,11 +146,26 @@ const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
   ["Mídia (utm_medium)", (l) => l.utmMedium ?? ""],
 ];
 
-/** One CSV cell: formula-looking text neutralised (OWASP CSV injection), quoted per RFC 4180 when needed. */
+// What spreadsheets read as the start of a formula (OWASP, CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/;
+// A phone number as people type it: an optional +, then only digits, spaces and ( ) - . (8 to 15 digits).
+// Nothing in it can call a function or reach a cell, so it is kept as typed, + included.
+const PHONE = /^\+?\d[\d ().-]*$/;
+
+function isPhone(value: string): boolean {
+  if (!PHONE.test(value)) return false;
+  const digits = value.replace(/\D/g, "").length;
+  return digits >= 8 && digits <= 15;
+}
+
+/**
+ * One CSV cell: always quoted (RFC 4180), so no separator inside it (a comma, or the semicolon Excel splits
+ * on in pt-BR) can start a new cell; and a formula start neutralised with a leading apostrophe, except in a
+ * phone number.
+ */
 export function csvCell(value: string): string {
-  let v = value;
-  if (/^[=+\-@\t\r]/.test(v)) v = "'" + v;
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const safe = FORMULA_START.test(value) && !isPhone(value) ? "'" + value : value;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** Leads as CSV: UTF-8 with a BOM (Excel), CRLF line ends, a header row (RFC 4180). */
