@@ -31,3 +31,12 @@ update rollup_state set through = purged_through, until = null;
 delete from daily_totals where day > (select purged_through from rollup_state);
 delete from daily_visit_ranks where day > (select purged_through from rollup_state);
 delete from daily_source_actions where day > (select purged_through from rollup_state);
+
+-- Lead search ignores case and accents ("luiza" finds "Luíza") on PostgreSQL and PGlite alike, with no
+-- extension (unaccent is not in every PGlite build): a stored, normalised copy of name and e-mail. The
+-- same expression normalises the search text (src/db/analytics.ts FOLD). Searches run within the period,
+-- through leads_submitted_at_idx.
+alter table leads add column search_text text generated always as (
+  translate(lower(name || ' ' || email), 'áàâãäåāăąçćčéèêëēėęěíìîïīįñńňóòôõöøōőúùûüūůűýÿžźż',
+    'aaaaaaaaaccceeeeeeeeiiiiiinnnoooooooouuuuuuuyyzzz')
+) stored;

@@ -292,11 +292,16 @@ export interface LeadRow {
 
 export interface LeadFilter {
   range?: DayRange;
-  /** Matches name, e-mail or WhatsApp (digits compared without punctuation). */
+  /** Matches name or e-mail (any case, any accents), or WhatsApp (digits compared without punctuation). */
   q?: string;
   limit?: number;
   offset?: number;
 }
+
+/** Case and accent folding, the same as leads.search_text's (migrations/00009). */
+const FOLD = (expr: string) =>
+  `translate(lower(${expr}), 'áàâãäåāăąçćčéèêëēėęěíìîïīįñńňóòôõöøōőúùûüūůűýÿžźż',
+     'aaaaaaaaaccceeeeeeeeiiiiiinnnoooooooouuuuuuuyyzzz')`;
 
 function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -316,7 +321,7 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
       params.push("%" + digits + "%");
       phone = ` or translate(whatsapp, ' ()+-./', '') like $${params.length}`;
     }
-    parts.push(`(name ilike $${n} or email ilike $${n} or whatsapp ilike $${n}${phone})`);
+    parts.push(`(search_text like ${FOLD(`$${n}::text`)} or whatsapp ilike $${n}${phone})`);
   }
   return { sql: parts.length ? "where " + parts.join(" and ") : "", params };
 }

@@ -372,6 +372,50 @@ appTest(
   },
 );
 
+appTest(
+  "dashboard: search ignores case and accents in names and e-mails, within the period's index range",
+  async (t, kind) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    for (let i = 0; i < 20; i++) {
+      await insertLead(t.db, sp(`2026-11-${String(1 + i).padStart(2, "0")}T10:00:00`), {
+        name: i % 2 ? `Luíza Gonçalves ${i}` : `LUIZA Souza ${i}`,
+        email: i % 2 ? `luiza${i}@exemplo.com.br` : `JOÃO.${i}@Exemplo.COM`,
+        whatsapp: "+55 11 91234-5678",
+      });
+    }
+    await insertLead(t.db, sp("2026-11-21T10:00:00"), { name: "Zoë Ærø", email: "x@y.z", whatsapp: "1" });
+    const names = async (q: string) => {
+      const res = await getAs(t, cookie, `/api/leads?${NOV}&limit=100&q=${encodeURIComponent(q)}`);
+      assert.equal(res.status, 200, q);
+      return (await res.json()).length as number;
+    };
+    assert.equal(await names("luiza"), 20);
+    assert.equal(await names("Luíza"), 20);
+    assert.equal(await names("LUÍZA"), 20);
+    assert.equal(await names("goncalves"), 10);
+    assert.equal(await names("GONÇALVES"), 10);
+    assert.equal(await names("joao."), 10);
+    assert.equal(await names("exemplo.com"), 20);
+    assert.equal(await names("zoe"), 1);
+    assert.equal(await names("ærø"), 1);
+    assert.equal(await names("luiza_"), 0);
+    if (kind === "postgres") {
+      // The period bounds the search through the submitted_at index, not a scan of every lead.
+      // (A tiny table is scanned whole when scans are allowed, so they are not, on this one connection.)
+      const plan = await t.db.transaction(async (tx) => {
+        await tx.query("set local enable_seqscan = off");
+        return await tx.query<{ "QUERY PLAN": string }>(
+          `explain select id from leads
+            where submitted_at >= '2026-11-01T03:00Z' and submitted_at < '2026-12-01T03:00Z'
+              and search_text like '%luiza%'`,
+        );
+      });
+      assert.match(plan.map((r) => r["QUERY PLAN"]).join("\n"), /leads_submitted_at_idx/);
+    }
+  },
+);
+
 appTest("dashboard: bad dates and parameters answer 400 naming the fields", async (t) => {
   await seedAdmin(t.db);
   const cookie = await signIn(t);
