@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { insertLead, sp } from "../src/testing/analytics_fixture.ts";
+import { insertClick, insertLead, insertVisit, sp } from "../src/testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -123,3 +123,82 @@ browserTest("admin: the toast's × button closes it with a mouse click", () =>
     await toast.waitFor({ state: "detached", timeout: 1_000 });
     await close();
   }));
+
+browserTest(
+  "admin: the daily chart has every day of the period, evenly spaced, and caps a runaway rate",
+  () =>
+    withAdmin(async (server) => {
+      // Data on 5, 20 and 21 November only; on the 20th, 1 click and 36 leads (a 3.600 % rate).
+      await insertVisit(server.db, sp("2026-11-05T10:00:00"), "a", "/pt-br");
+      await insertVisit(server.db, sp("2026-11-20T10:00:00"), "b", "/pt-br");
+      await insertVisit(server.db, sp("2026-11-21T10:00:00"), "c", "/pt-br");
+      await insertClick(server.db, sp("2026-11-20T10:00:00"));
+      for (let i = 0; i < 36; i++) {
+        await insertLead(server.db, sp("2026-11-20T11:00:00"), {
+          name: `Lead ${i}`,
+          email: `l${i}@example.com`,
+          whatsapp: "+55 11 91234-5678",
+        });
+      }
+      const { page, close } = await openPage(server.baseUrl);
+      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      const chart = page.getByTestId("chart");
+      await chart.locator("canvas").waitFor({ timeout: 20_000 });
+      // 1 to 21 November (today; later days have no data yet), one point each.
+      const days = (await chart.getAttribute("data-days"))!.split(" ");
+      assert.equal(days.length, 21);
+      days.forEach((day, i) => assert.equal(day, `2026-11-${String(i + 1).padStart(2, "0")}`));
+      assert.match(await page.locator(".chart-note").innerText(), /Taxas acima de 100%/);
+      await close();
+    }),
+);
+
+browserTest(
+  "admin: changing the period never shows the previous period's leads or count",
+  () =>
+    withAdmin(async (server) => {
+      await insertLead(server.db, sp("2026-11-10T10:00:00"), {
+        name: "Novembro",
+        email: "nov@example.com",
+        whatsapp: "+55 11 91234-5678",
+      });
+      await insertLead(server.db, sp("2026-10-10T10:00:00"), {
+        name: "Outubro",
+        email: "out@example.com",
+        whatsapp: "+55 11 91234-5678",
+      });
+      const { page, close } = await openPage(server.baseUrl);
+      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      await page.locator(".lead-name").filter({ hasText: "Novembro" }).waitFor({ timeout: 20_000 });
+      assert.equal(await page.locator("#leads .card-sub").innerText(), "1 lead no período");
+
+      // October's leads take a while to come: meanwhile, a loading state, not November's lead.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => release = resolve);
+      await page.route("**/api/leads?*startDate=2026-10-01*", async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByRole("button", { name: "Mês passado" }).click();
+      await page.locator("#leads .card-loading").waitFor({ timeout: 5_000 });
+      assert.equal(await page.locator("#leads .lead").count(), 0);
+      assert.equal(await page.locator("#leads .card-sub").count(), 0);
+      release();
+      await page.locator(".lead-name").filter({ hasText: "Outubro" }).waitFor({ timeout: 10_000 });
+
+      // A period whose leads fail: an error, with no count from another period above it.
+      await page.route(
+        "**/api/leads?*startDate=2026-11-15*",
+        (route) => route.fulfill({ status: 500, body: "{}" }),
+      );
+      await page.getByLabel("Data inicial").fill("2026-11-15");
+      await page.locator("#leads .card-error").waitFor({ timeout: 10_000 });
+      assert.equal(await page.locator("#leads .card-sub").count(), 0);
+      assert.equal(await page.locator("#leads .lead").count(), 0);
+      await close();
+    }),
+);

@@ -42,6 +42,19 @@ export function mergeDaily(leads: DailyCount[], clicks: DailyCount[], visits: Da
   return points;
 }
 
+/**
+ * The chart's points: one for every day from `start` to `end` (both included), zeros on days without data,
+ * so the x axis spaces days evenly.
+ */
+export function everyDay(points: ChartPoint[], start: string, end: string): ChartPoint[] {
+  const byDate = new Map(points.map((p) => [p.date, p]));
+  const out: ChartPoint[] = [];
+  for (let day = start; day <= end; day = addDays(day, 1)) {
+    out.push(byDate.get(day) ?? { date: day, leads: 0, clicks: 0, visits: 0, conversionRate: 0 });
+  }
+  return out;
+}
+
 /** Sum of a daily series. */
 export function sumCounts(series: DailyCount[]): number {
   return series.reduce((total, d) => total + d.count, 0);
