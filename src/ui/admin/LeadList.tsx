@@ -64,7 +64,11 @@ export function LeadList({ period }: { period: Period }) {
     <Card
       id="leads"
       title="Leads"
-      subtitle={leads.data ? `${formatInt(total)} ${total === 1 ? "lead" : "leads"} no período` : undefined}
+      subtitle={leads.isError || !leads.data
+        ? undefined
+        : leads.isPlaceholderData
+        ? "Atualizando..."
+        : `${formatInt(total)} ${total === 1 ? "lead" : "leads"} no período`}
       actions={<a className="btn btn-outline btn-small" href={exportHref} download>Exportar CSV</a>}
     >
       <label className="admin-field search-field">

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import {
   type DailyCount,
   getJson,
@@ -60,7 +60,10 @@ export function useLeads(p: Period, search: string, page: number, pageSize: numb
       if (search) q.set("q", search);
       return getPage<Lead>(`/api/leads?${q}`);
     },
-    placeholderData: keepPreviousData,
+    // While another page or search of the same period loads, its current page stays on screen (marked
+    // busy); another period never shows this one's leads.
+    placeholderData: (previous, query) =>
+      query && query.queryKey[1] === p.start && query.queryKey[2] === p.end ? previous : undefined,
   });
 }
 
