@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { insertClick, insertLead, insertVisit, sp } from "../src/testing/analytics_fixture.ts";
+import {
+  insertClick,
+  insertConversion,
+  insertLead,
+  insertVisit,
+  sp,
+} from "../src/testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -133,6 +139,9 @@ browserTest(
       await insertVisit(server.db, sp("2026-11-20T10:00:00"), "b", "/pt-br");
       await insertVisit(server.db, sp("2026-11-21T10:00:00"), "c", "/pt-br");
       await insertClick(server.db, sp("2026-11-20T10:00:00"));
+      // October (the previous period): 1 click, 1 conversion, a 100% rate; November: 0%.
+      await insertClick(server.db, sp("2026-10-15T10:00:00"));
+      await insertConversion(server.db, sp("2026-10-15T10:01:00"));
       for (let i = 0; i < 36; i++) {
         await insertLead(server.db, sp("2026-11-20T11:00:00"), {
           name: `Lead ${i}`,
@@ -151,6 +160,16 @@ browserTest(
       assert.equal(days.length, 21);
       days.forEach((day, i) => assert.equal(day, `2026-11-${String(i + 1).padStart(2, "0")}`));
       assert.match(await page.locator(".chart-note").innerText(), /Taxas acima de 100%/);
+      // Comparisons on comparable units: a rate changes in percentage points; the funnel per visitor.
+      assert.match(
+        await page.getByTestId("conversion-rate").locator("xpath=..").locator(".metric-change").innerText(),
+        /^▼\s+100,0 p\.p\.\s+vs\. período anterior$/,
+      );
+      assert.deepEqual(await page.locator(".funnel-step").allInnerTexts(), [
+        "pessoas (por endereço IP)",
+        "0,3 cliques por visitante único",
+        "1.200,0 leads por 100 visitantes únicos",
+      ]);
       await close();
     }),
 );
