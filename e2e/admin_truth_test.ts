@@ -221,3 +221,24 @@ browserTest(
       await close();
     }),
 );
+
+browserTest(
+  "admin: the period picker refuses more than 732 days and says why",
+  () =>
+    withAdmin(async (server) => {
+      const { page, close } = await openPage(server.baseUrl);
+      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      await page.getByLabel("Data inicial").fill("2024-01-01");
+      assert.equal(
+        await page.locator("#period-limit").innerText(),
+        "O período pode ter no máximo 732 dias: escolha datas mais próximas.",
+      );
+      assert.match(await page.getByTestId("period-range").innerText(), /^01\/11\/2026 – 30\/11\/2026/);
+      assert.equal(await page.getByLabel("Data inicial").getAttribute("min"), "2024-11-29");
+      await page.waitForFunction(() => !document.querySelector(".card-loading"), null, { timeout: 20_000 });
+      assert.equal(await page.locator(".card-error").count(), 0);
+      await close();
+    }),
+);

@@ -94,6 +94,9 @@ export function changePercent(current: number, previous: number): number | null 
 export const LINK_WINDOW_DAYS = 61;
 export const EXACT_VISITOR_DAYS = LINK_WINDOW_DAYS + 1;
 
+/** The longest period the dashboard's API answers (two years, a leap day included). */
+export const MAX_RANGE_DAYS = 732;
+
 const DAY_MS = 86_400_000;
 
 function toUtc(day: string): number {

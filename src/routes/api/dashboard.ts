@@ -18,10 +18,9 @@ import {
   utmCampaignRanking,
   utmSourceRanking,
 } from "../../services/analytics.ts";
-import { daysInclusive, isDay } from "../../shared/analytics.ts";
+import { daysInclusive, isDay, MAX_RANGE_DAYS } from "../../shared/analytics.ts";
 
 /** Longest period a dashboard query may cover (two years and a day). */
-const MAX_RANGE_DAYS = 732;
 
 const day = z.string().refine(isDay, "must be a date written yyyy-MM-dd");
 
