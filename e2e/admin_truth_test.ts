@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
+import { seedDashboard } from "../src/testing/dashboard_seed.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
 import {
   insertClick,
   insertConversion,
@@ -239,6 +241,46 @@ browserTest(
       assert.equal(await page.getByLabel("Data inicial").getAttribute("min"), "2024-11-29");
       await page.waitForFunction(() => !document.querySelector(".card-loading"), null, { timeout: 20_000 });
       assert.equal(await page.locator(".card-error").count(), 0);
+      await close();
+    }),
+);
+
+browserTest(
+  "admin: at 390 px the conversion table fits, page URLs read in full, buttons are 44 px",
+  () =>
+    withAdmin(async (server) => {
+      const month = monthOf(todayIn("America/Sao_Paulo"));
+      await seedDashboard(server.db, {
+        start: month.start,
+        days: daysInclusive(month.start, month.end),
+        visits: 600,
+      });
+      const longPage =
+        "/pt-br/integracoes/pipefy?utm_source=newsletter-de-novembro&utm_campaign=black-friday-2026";
+      await insertVisit(server.db, new Date(Date.now() - 3_600_000), "long", longPage);
+      await insertClick(server.db, new Date(Date.now() - 3_600_000), {
+        utmSource: "uma-origem-com-nome-bem-comprido",
+      });
+      const { page, close } = await openPage(server.baseUrl, { width: 390, height: 844 });
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      await page.locator("#conversion-by-source tbody tr").first().waitFor({ timeout: 20_000 });
+      await page.locator("#rank-pages .ranking li").first().waitFor({ timeout: 20_000 });
+      const wrap = await page.locator("#conversion-by-source .table-wrap").evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+      }));
+      assert.ok(wrap.scroll <= wrap.client, `the table overflows its card: ${wrap.scroll} > ${wrap.client}`);
+      const cut = await page.locator(".rank-name").evaluateAll((els) =>
+        els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)
+      );
+      assert.deepEqual(cut, []);
+      assert.ok(await page.locator(".rank-name", { hasText: longPage }).isVisible());
+      const small = await page.locator("main button:visible, main a.btn:visible").evaluateAll((els) =>
+        els.map((el) => ({ text: el.textContent?.trim(), h: el.getBoundingClientRect().height }))
+          .filter((b) => b.h < 44)
+      );
+      assert.deepEqual(small, []);
       await close();
     }),
 );
