@@ -284,3 +284,60 @@ browserTest(
       await close();
     }),
 );
+
+browserTest(
+  "admin: thousands of leads — compact table, plan and origin filters, oldest first, page jump",
+  () =>
+    withAdmin(async (server) => {
+      for (let i = 0; i < 60; i++) {
+        await insertLead(
+          server.db,
+          sp(`2026-11-${String(1 + (i % 20)).padStart(2, "0")}T${String(10 + (i % 9))}:00:00`),
+          {
+            name: `Lead ${String(i).padStart(2, "0")}`,
+            email: `lead${i}@example.com`,
+            whatsapp: "+55 11 91234-5678",
+            plan: i % 3 ? "pro" : "premium",
+            planLabel: i % 3 ? "Pro" : "Premium",
+            utmSource: i % 2 ? "google" : "facebook",
+          },
+        );
+      }
+      const { page, close } = await openPage(server.baseUrl);
+      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await signIn(page);
+      assert.match(
+        await page.evaluate(() => getComputedStyle(document.body).fontFamily),
+        /^"Inter Variable"/,
+      );
+      await page.getByRole("button", { name: "Tabela" }).click();
+      const rows = page.locator(".lead-table tbody tr");
+      await rows.first().waitFor({ timeout: 20_000 });
+      assert.equal(await rows.count(), 25);
+      assert.deepEqual(
+        await page.locator(".lead-table thead th").allInnerTexts(),
+        ["NOME", "PLANO", "CONTATO", "ORIGEM", "DATA"],
+      );
+      assert.equal(await page.getByTestId("lead-page").innerText(), "Página 1 de 3");
+      // Jump to the last page.
+      await page.getByLabel("Ir para a página").fill("3");
+      await page.getByRole("button", { name: "Ir", exact: true }).click();
+      await page.getByTestId("lead-page").filter({ hasText: "Página 3 de 3" }).waitFor();
+      await page.locator(".lead-table tbody tr").nth(9).waitFor();
+      assert.equal(await rows.count(), 10);
+      // Premium leads from facebook (i % 6 == 0: 10 of them), oldest first.
+      await page.getByLabel("Plano").selectOption("premium");
+      await page.getByLabel("Origem (utm_source)").fill("facebook");
+      await page.getByLabel("Ordem").selectOption("oldest");
+      await page.locator("#leads .card-sub").filter({ hasText: "10 leads no período" }).waitFor({
+        timeout: 10_000,
+      });
+      const dates = await page.locator(".lead-table .lead-date").allInnerTexts();
+      assert.equal(dates.length, 10);
+      assert.equal(dates[0], "01/11/2026 às 10:00");
+      const href = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
+      assert.match(href!, /plan=premium&utmSource=facebook&sort=oldest/);
+      await close();
+    }),
+);

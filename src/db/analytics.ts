@@ -294,6 +294,12 @@ export interface LeadFilter {
   range?: DayRange;
   /** Matches name or e-mail (any case, any accents), or WhatsApp (digits compared without punctuation). */
   q?: string;
+  /** Only leads of this plan value (micro, pro, premium, enterprise, unknown). */
+  plan?: string;
+  /** Only leads with this UTM source, exactly. */
+  utmSource?: string;
+  /** Oldest first instead of newest first. */
+  oldestFirst?: boolean;
   limit?: number;
   offset?: number;
 }
@@ -323,10 +329,18 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
     }
     parts.push(`(search_text like ${FOLD(`$${n}::text`)} or whatsapp ilike $${n}${phone})`);
   }
+  if (filter.plan) {
+    params.push(filter.plan);
+    parts.push(`plan = $${params.length}`);
+  }
+  if (filter.utmSource) {
+    params.push(filter.utmSource);
+    parts.push(`utm_source = $${params.length}`);
+  }
   return { sql: parts.length ? "where " + parts.join(" and ") : "", params };
 }
 
-/** Leads, newest first, optionally filtered and paginated. */
+/** Leads, newest (or oldest) first, optionally filtered and paginated. */
 export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): Promise<LeadRow[]> {
   const { sql, params } = leadWhere(filter, tz);
   let page = "";
@@ -339,7 +353,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
             utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium"
        from leads ${sql}
-      order by submitted_at desc, id desc${page}`,
+      order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,
   );
 }

@@ -416,6 +416,44 @@ appTest(
   },
 );
 
+appTest(
+  "dashboard: leads filter by plan and UTM source, oldest first on request, the export too",
+  async (t) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const rows: [string, string, "pro" | "premium", string | null][] = [
+      ["2026-11-03T10:00:00", "A", "pro", "google"],
+      ["2026-11-04T10:00:00", "B", "premium", "google"],
+      ["2026-11-05T10:00:00", "C", "pro", null],
+      ["2026-11-06T10:00:00", "D", "pro", "google"],
+    ];
+    for (const [at, name, plan, utmSource] of rows) {
+      await insertLead(t.db, sp(at), { name, email: `${name}@x.com`, whatsapp: "1", plan, utmSource });
+    }
+    const names = async (query: string) => {
+      const res = await getAs(t, cookie, `/api/leads?${NOV}&${query}`);
+      assert.equal(res.status, 200, query);
+      return {
+        names: (await res.json()).map((l: { name: string }) => l.name),
+        total: res.headers.get("x-total-count"),
+      };
+    };
+    assert.deepEqual(await names("plan=pro"), { names: ["D", "C", "A"], total: "3" });
+    assert.deepEqual(await names("plan=pro&utmSource=google"), { names: ["D", "A"], total: "2" });
+    assert.deepEqual(await names("sort=oldest"), { names: ["A", "B", "C", "D"], total: "4" });
+    assert.deepEqual(await names("sort=oldest&utmSource=google&limit=1&offset=1"), {
+      names: ["B"],
+      total: "3",
+    });
+    const csv = await (await getAs(t, cookie, `/api/leads/export.csv?${NOV}&plan=premium`)).text();
+    assert.equal(csv.trim().split("\r\n").length, 2);
+    const bad = await getAs(t, cookie, `/api/leads?${NOV}&plan=gold&sort=up`);
+    assert.equal(bad.status, 400);
+    const fields = Object.keys((await bad.json()).fields ?? {});
+    assert.ok(fields.includes("plan") && fields.includes("sort"), JSON.stringify(fields));
+  },
+);
+
 appTest("dashboard: bad dates and parameters answer 400 naming the fields", async (t) => {
   await seedAdmin(t.db);
   const cookie = await signIn(t);
