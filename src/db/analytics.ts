@@ -143,10 +143,11 @@ export async function visitorTotals(db: Queryable, range: DayRange, tz: string):
        + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
        + (select count(*) from raw_keys k join masks using (month)
            where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
-             and not exists (
-               select 1 from visitor_days d
-                where d.month = k.month and d.visitor_key = k.visitor_key
-                  and (d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0)))
+             -- A scalar subquery per key (a primary-key lookup; these are the last few minutes' keys): as
+             -- an anti-join, the planner would hash the whole of visitor_days.
+             and not coalesce((
+               select d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0 from visitor_days d
+                where d.month = k.month and d.visitor_key = k.visitor_key), false))
      )::int as "uniqueVisitors",
      ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
        + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,
