@@ -138,8 +138,9 @@ export async function visitorTotals(db: Queryable, range: DayRange, tz: string):
                               least(u.re, (k.month + interval '1 month')::date - 1) as hi) x,
               lateral (select greatest(k.month - 1 - u.re, 0) as lo, least(k.month - 1 - u.xs, 61) as hi) y)
      select (
-       (select coalesce(sum(r.visitors), 0) from chunks join visitor_spans r
-          on r.last_day = chunks.hi and r.first_day = chunks.lo)
+       -- One primary-key lookup per chunk (usually one).
+       (select coalesce(sum((select r.visitors from visitor_spans r
+                              where r.last_day = chunks.hi and r.first_day = chunks.lo)), 0) from chunks)
        + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
        + (select count(*) from raw_keys k join masks using (month)
            where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
