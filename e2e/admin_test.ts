@@ -120,6 +120,11 @@ browserTest("admin: sign in, read every section, change the period and the passw
     assert.ok(await page.locator("#conversion-by-source tbody tr").count() > 0);
     assert.ok(await page.getByText("Excelente: 10% ou mais").isVisible());
     await page.screenshot({ path: new URL("admin-dashboard-1366.png", SHOTS).pathname, fullPage: true });
+    // The compact lead table, then back to the cards.
+    await page.getByRole("button", { name: "Tabela" }).click();
+    await page.locator(".lead-table tbody tr").first().waitFor();
+    await page.locator("#leads").screenshot({ path: new URL("admin-leads-table-1366.png", SHOTS).pathname });
+    await page.getByRole("button", { name: "Cartões" }).click();
 
     // Change the period: last month's figures replace this month's.
     await page.getByRole("button", { name: "Mês passado" }).click();
@@ -180,6 +185,11 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await settled(phone.page);
     await phone.page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 });
     await phone.page.screenshot({ path: new URL("admin-dashboard-390.png", SHOTS).pathname, fullPage: true });
+    await phone.page.getByRole("button", { name: "Tabela" }).click();
+    await phone.page.locator(".lead-table tbody tr").first().waitFor();
+    await phone.page.locator("#leads").screenshot({
+      path: new URL("admin-leads-table-390.png", SHOTS).pathname,
+    });
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.equal(overflow, 0, "no horizontal scrolling at 390 px");
     assert.deepEqual(phone.problems.consoleErrors, []);

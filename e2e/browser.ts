@@ -72,12 +72,16 @@ export interface PageProblems {
   failedRequests: string[];
 }
 
-/** Opens a page that records console errors, page errors and failed same-origin requests. */
+/**
+ * Opens a page that records console errors, page errors and failed same-origin requests; `timezoneId` sets
+ * the browser's time zone (default: the machine's).
+ */
 export async function openPage(
   baseUrl: string,
   viewport = { width: 1366, height: 900 },
+  options: { timezoneId?: string } = {},
 ): Promise<{ page: Page; problems: PageProblems; close(): Promise<void> }> {
-  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR" });
+  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", ...options });
   const page = await context.newPage();
   const problems: PageProblems = { consoleErrors: [], failedRequests: [] };
   page.on("console", (msg) => {

@@ -4,8 +4,10 @@
 //
 // Events up to a couple of minutes ago are rolled up (migrations/00006_closed_day_rollups.sql): every query
 // splits its range at the roll-up watermark inside its own statement (one snapshot), reading what is before
-// it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique visitors are
-// exact over days that still have raw rows; over purged days they are the sum of the daily uniques (00005).
+// it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
+// visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
+// the daily uniques (00005).
+import { EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
@@ -94,43 +96,63 @@ export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: st
 }
 
 export interface VisitorTotals {
-  /** Distinct visitor keys over the days with raw rows, plus the daily uniques of purged days. */
+  /** Distinct visitors (see `approximate`). */
   uniqueVisitors: number;
   visits: number;
+  /**
+   * True when uniqueVisitors is an upper bound: the period has purged days (their daily uniques are added)
+   * or its rolled-up days span more than EXACT_VISITOR_DAYS (the sum of consecutive spans).
+   */
+  approximate: boolean;
 }
 
-/** Unique visitors and page views of a period (exact over unpurged days; see the header for purged days). */
+/** Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data). */
 export async function visitorTotals(db: Queryable, range: DayRange, tz: string): Promise<VisitorTotals> {
-  // Distinct keys = keys of the rolled-up unpurged days (visitor_ranges, per month, since a key belongs to
-  // one month) + purged days' daily uniques + raw keys not already seen on those rolled-up days (their
-  // month's bitmap has no bit in the range).
+  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans, in chunks of at most 62 days)
+  // + purged days' daily uniques + raw keys seen neither on those rolled-up days (their visitor_days row
+  // has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in an earlier
+  // month's raw visit of the range.
   const rows = await db.query<VisitorTotals>(
     `with ${SPLIT},
-     seg as (
-       select m::date as month, extract(day from greatest(b.xs, m::date))::int as lo,
-              extract(day from least(b.re, (m + interval '1 month')::date - 1))::int as hi
-         from b, generate_series(date_trunc('month', b.xs::timestamp), b.re::timestamp, interval '1 month') m),
-     raw_keys as (
-       select distinct date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key
+     -- The rolled-up unpurged days [xs, re] (re before xs when there are none).
+     u as (select b.xs, case when isfinite(b.re) and b.re >= b.xs then b.re else b.xs - 1 end as re from b),
+     chunks as (
+       select (u.xs + k)::date as lo, least(u.re, u.xs + k + ${EXACT_VISITOR_DAYS - 1}) as hi
+         from u, generate_series(0, u.re - u.xs, ${EXACT_VISITOR_DAYS}) k),
+     raw as (
+       select date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key, link_keys
          from visits, b where ${RAW("occurred_at")}),
+     raw_keys as (select distinct month, visitor_key from raw),
+     raw_linked as (
+       select distinct (r.month + make_interval(months => l.i::int))::date as month, l.key as visitor_key
+         from raw r, unnest(r.link_keys) with ordinality as l(key, i)),
      masks as (
-       select k.month, case when x.lo <= x.hi
+       select k.month,
+              case when x.lo <= x.hi
                 then ((1::bigint << extract(day from x.hi)::int) - (1::bigint << (extract(day from x.lo)::int - 1)))::int
-                else 0 end as mask
-         from (select distinct month from raw_keys) k, b,
-              lateral (select greatest(b.xs, k.month) as lo,
-                              least(b.re, (k.month + interval '1 month')::date - 1) as hi) x)
+                else 0 end as mask,
+              -- before bit i is the day month - 1 - i
+              case when y.lo <= y.hi then (1::bigint << (y.hi + 1)) - (1::bigint << y.lo) else 0 end as before_mask
+         from (select distinct month from raw_keys) k, u,
+              lateral (select greatest(u.xs, k.month) as lo,
+                              least(u.re, (k.month + interval '1 month')::date - 1) as hi) x,
+              lateral (select greatest(k.month - 1 - u.re, 0) as lo, least(k.month - 1 - u.xs, 61) as hi) y)
      select (
-       (select coalesce(sum(r.visitors), 0) from seg join visitor_ranges r
-          on r.month = seg.month and r.first_day = seg.lo and r.last_day = seg.hi)
+       -- One primary-key lookup per chunk (usually one).
+       (select coalesce(sum((select r.visitors from visitor_spans r
+                              where r.last_day = chunks.hi and r.first_day = chunks.lo)), 0) from chunks)
        + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
        + (select count(*) from raw_keys k join masks using (month)
-           where masks.mask = 0 or not exists (
-             select 1 from visitor_days d
-              where d.month = k.month and d.visitor_key = k.visitor_key and d.days & masks.mask <> 0))
+           where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
+             -- A scalar subquery per key (a primary-key lookup; these are the last few minutes' keys): as
+             -- an anti-join, the planner would hash the whole of visitor_days.
+             and not coalesce((
+               select d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0 from visitor_days d
+                where d.month = k.month and d.visitor_key = k.visitor_key), false))
      )::int as "uniqueVisitors",
      ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
-       + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits`,
+       + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,
+     (select u.re - u.xs >= ${EXACT_VISITOR_DAYS} or (b.pe >= b.s and b.e > b.s) from u, b) as approximate`,
     [range.start, range.end, tz],
   );
   return rows[0];
@@ -272,11 +294,22 @@ export interface LeadRow {
 
 export interface LeadFilter {
   range?: DayRange;
-  /** Matches name, e-mail or WhatsApp (digits compared without punctuation). */
+  /** Matches name or e-mail (any case, any accents), or WhatsApp (digits compared without punctuation). */
   q?: string;
+  /** Only leads of this plan value (micro, pro, premium, enterprise, unknown). */
+  plan?: string;
+  /** Only leads with this UTM source, exactly. */
+  utmSource?: string;
+  /** Oldest first instead of newest first. */
+  oldestFirst?: boolean;
   limit?: number;
   offset?: number;
 }
+
+/** Case and accent folding, the same as leads.search_text's (migrations/00009). */
+const FOLD = (expr: string) =>
+  `translate(lower(${expr}), 'áàâãäåāăąçćčéèêëēėęěíìîïīįñńňóòôõöøōőúùûüūůűýÿžźż',
+     'aaaaaaaaaccceeeeeeeeiiiiiinnnoooooooouuuuuuuyyzzz')`;
 
 function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -296,12 +329,20 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
       params.push("%" + digits + "%");
       phone = ` or translate(whatsapp, ' ()+-./', '') like $${params.length}`;
     }
-    parts.push(`(name ilike $${n} or email ilike $${n} or whatsapp ilike $${n}${phone})`);
+    parts.push(`(search_text like ${FOLD(`$${n}::text`)} or whatsapp ilike $${n}${phone})`);
+  }
+  if (filter.plan) {
+    params.push(filter.plan);
+    parts.push(`plan = $${params.length}`);
+  }
+  if (filter.utmSource) {
+    params.push(filter.utmSource);
+    parts.push(`utm_source = $${params.length}`);
   }
   return { sql: parts.length ? "where " + parts.join(" and ") : "", params };
 }
 
-/** Leads, newest first, optionally filtered and paginated. */
+/** Leads, newest (or oldest) first, optionally filtered and paginated. */
 export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): Promise<LeadRow[]> {
   const { sql, params } = leadWhere(filter, tz);
   let page = "";
@@ -314,7 +355,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
             utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium"
        from leads ${sql}
-      order by submitted_at desc, id desc${page}`,
+      order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,
   );
 }

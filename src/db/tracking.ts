@@ -13,14 +13,16 @@ export interface TrackedEvent {
 export interface TrackedVisit extends TrackedEvent {
   utmTerm: string | null;
   utmContent: string | null;
+  /** The address's keys for the next months (services/visitor_key.ts visitorLinkKeys). */
+  linkKeys?: string[];
 }
 
 /** Stores one page view. */
 export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void> {
   await db.query(
     `insert into visits (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium,
-       utm_term, utm_content)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       utm_term, utm_content, link_keys)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       v.occurredAt,
       v.visitorKey,
@@ -31,6 +33,7 @@ export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void>
       v.utmMedium,
       v.utmTerm,
       v.utmContent,
+      v.linkKeys ?? null,
     ],
   );
 }
@@ -112,9 +115,9 @@ const storeBatch = (relaxed: boolean) => `
     select r.i, r.t as tbl, r.b as bucket, timestamptz 'epoch' + r.w * interval '1 millisecond' as window_start,
         timestamptz 'epoch' + r.o * interval '1 millisecond' as occurred_at, r.v as visitor_key,
         r.s as session_id, r.p as source, r.us as utm_source, r.uc as utm_campaign, r.um as utm_medium,
-        r.ut as utm_term, r.un as utm_content
+        r.ut as utm_term, r.un as utm_content, r.l as link_keys
       from json_to_recordset($1::text::json) as r(i integer, t text, b text, w bigint, o bigint, v text, s text,
-        p text, us text, uc text, um text, ut text, un text)${relaxed ? ", relaxed" : ""}
+        p text, us text, uc text, um text, ut text, un text, l text[])${relaxed ? ", relaxed" : ""}
   ),
   adds as (select bucket, window_start, count(*)::integer as hits from input group by bucket, window_start),
   counted as (
@@ -128,7 +131,7 @@ const storeBatch = (relaxed: boolean) => `
         + row_number() over (partition by input.bucket, input.window_start order by input.i) as hit
       from input join adds using (bucket, window_start) join counted using (bucket, window_start)
   ),
-  ${insertFrom("visits", `${COLUMNS}, utm_term, utm_content`)},
+  ${insertFrom("visits", `${COLUMNS}, utm_term, utm_content, link_keys`)},
   ${insertFrom("clicks", COLUMNS)},
   ${insertFrom("conversions", COLUMNS)}
   select i, hit::integer as hit from ranked where hit > $2`;
@@ -158,6 +161,7 @@ export async function storeEventBatch(
     um: e.utmMedium,
     ut: "utmTerm" in e ? e.utmTerm : null,
     un: "utmContent" in e ? e.utmContent : null,
+    l: "linkKeys" in e ? e.linkKeys : undefined,
   }));
   // Prepared: the same text runs thousands of times a second, and its plan does not depend on the values.
   // Only the refused events come back (usually none), so an answer costs nothing per stored event.

@@ -158,6 +158,7 @@ function publicConfig(deps: AppDeps): PublicConfig {
     metaPixelId: deps.config.META_PIXEL_ID ?? null,
     gtmId: deps.config.GTM_ID ?? null,
     consentMode: deps.config.CONSENT_MODE,
+    analyticsTimeZone: deps.config.ANALYTICS_TZ,
   };
 }
 

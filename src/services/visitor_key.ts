@@ -1,6 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { monthSalt } from "../db/salts.ts";
 import { clientNetwork } from "../server/ip.ts";
+import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/analytics.ts";
 import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "./hmac_sha256.ts";
 
 // Building a DateTimeFormat costs far more than using one; one per time zone.
@@ -37,7 +38,8 @@ function hmacKey(db: Db, month: string): Promise<HmacKey> {
     key = monthSalt(db, month).then(prepareKey);
     key.catch(() => keys.delete(month)); // retry on the next call if the database was down
     keys.set(month, key);
-    if (keys.size > 3) keys.delete(keys.keys().next().value!);
+    // The current month, up to three months ahead (link keys), and the previous one around midnight.
+    if (keys.size > 6) keys.delete(keys.keys().next().value!);
   }
   return key;
 }
@@ -50,6 +52,44 @@ function hmacKey(db: Db, month: string): Promise<HmacKey> {
 export async function visitorKey(db: Db, ip: string, timeZone: string, now = new Date()): Promise<string> {
   const key = await hmacKey(db, monthOfMinute(now, timeZone));
   return hmacSha256Hex(key, clientNetwork(ip), 16);
+}
+
+/** The months after `month` ('2026-11') that start at most LINK_WINDOW_DAYS after the local day `day`. */
+export function linkMonths(day: string, month: string): string[] {
+  const last = addDays(day, LINK_WINDOW_DAYS).slice(0, 7);
+  const months: string[] = [];
+  let [y, m] = month.split("-").map(Number);
+  for (;;) {
+    if (++m > 12) [y, m] = [y + 1, 1];
+    const next = `${y}-${String(m).padStart(2, "0")}`;
+    if (next > last) return months;
+    months.push(next);
+  }
+}
+
+// Like the month, the local day changes on a minute boundary.
+let lastLinkMonths = { minute: NaN, timeZone: "", months: [] as string[] };
+
+/**
+ * The address's keys under the salts of the next months that start within LINK_WINDOW_DAYS (one to three):
+ * a visit stores them, so the roll-ups recognise the same address next month without ever storing it.
+ */
+export async function visitorLinkKeys(
+  db: Db,
+  ip: string,
+  timeZone: string,
+  now = new Date(),
+): Promise<string[]> {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (lastLinkMonths.minute !== minute || lastLinkMonths.timeZone !== timeZone) {
+    const months = linkMonths(todayIn(timeZone, now), monthOfMinute(now, timeZone));
+    lastLinkMonths = { minute, timeZone, months };
+  }
+  const out: string[] = [];
+  for (const month of lastLinkMonths.months) {
+    out.push(hmacSha256Hex(await hmacKey(db, month), clientNetwork(ip), 16));
+  }
+  return out;
 }
 
 /** Forgets cached salts (tests that empty the database between runs, and the salt-destroying job). */

@@ -42,6 +42,19 @@ export function mergeDaily(leads: DailyCount[], clicks: DailyCount[], visits: Da
   return points;
 }
 
+/**
+ * The chart's points: one for every day from `start` to `end` (both included), zeros on days without data,
+ * so the x axis spaces days evenly.
+ */
+export function everyDay(points: ChartPoint[], start: string, end: string): ChartPoint[] {
+  const byDate = new Map(points.map((p) => [p.date, p]));
+  const out: ChartPoint[] = [];
+  for (let day = start; day <= end; day = addDays(day, 1)) {
+    out.push(byDate.get(day) ?? { date: day, leads: 0, clicks: 0, visits: 0, conversionRate: 0 });
+  }
+  return out;
+}
+
 /** Sum of a daily series. */
 export function sumCounts(series: DailyCount[]): number {
   return series.reduce((total, d) => total + d.count, 0);
@@ -73,6 +86,16 @@ export function changePercent(current: number, previous: number): number | null 
   if (previous === 0) return current === 0 ? 0 : null;
   return round1(((current - previous) / previous) * 100);
 }
+
+/**
+ * A visit is linked to the same address's visits up to this many days later (docs/UNIQUE_VISITORS.md), so
+ * unique visitors are exact over any range of up to EXACT_VISITOR_DAYS days; longer ones are an upper bound.
+ */
+export const LINK_WINDOW_DAYS = 61;
+export const EXACT_VISITOR_DAYS = LINK_WINDOW_DAYS + 1;
+
+/** The longest period the dashboard's API answers (two years, a leap day included). */
+export const MAX_RANGE_DAYS = 732;
 
 const DAY_MS = 86_400_000;
 
@@ -111,6 +134,28 @@ export function previousPeriod(start: string, end: string): { start: string; end
 export function todayIn(timeZone: string, now = new Date()): string {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
     .format(now);
+}
+
+const stampFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** An instant as "dd/MM/yyyy{sep}HH:mm" in a time zone (the dashboard's and the CSV's local times). */
+export function localStamp(iso: string, timeZone: string, sep = " "): string {
+  let format = stampFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    stampFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(new Date(iso));
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
+  return `${get("day")}/${get("month")}/${get("year")}${sep}${get("hour")}:${get("minute")}`;
 }
 
 /** First and last day of the month containing `day`. */

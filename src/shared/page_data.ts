@@ -15,6 +15,8 @@ export interface PublicConfig {
   metaPixelId: string | null;
   gtmId: string | null;
   consentMode: "opt-in" | "none";
+  /** ANALYTICS_TZ: the dashboard shows every date and computes "today" in it, whatever the browser's zone. */
+  analyticsTimeZone: string;
 }
 
 export const PAGE_DATA_ID = "page-data";

@@ -2,6 +2,10 @@ import "../../ui/admin/admin.css";
 import "../../ui/admin/lgpd.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
+import { setAnalyticsTimeZone } from "../../ui/admin/format.ts";
+import { pageConfig } from "../page_config.ts";
+
+setAnalyticsTimeZone(pageConfig().analyticsTimeZone);
 
 const root = document.getElementById("root");
 if (root) {

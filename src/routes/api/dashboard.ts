@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { parseOr400 } from "../../server/body.ts";
 import { adminGuard, requireAdmin } from "../../server/middleware/session.ts";
-import type { DayRange } from "../../db/analytics.ts";
+import type { DayRange, LeadFilter } from "../../db/analytics.ts";
 import {
   clickSeries,
   conversionByUtmSource,
@@ -18,10 +18,9 @@ import {
   utmCampaignRanking,
   utmSourceRanking,
 } from "../../services/analytics.ts";
-import { daysInclusive, isDay } from "../../shared/analytics.ts";
+import { daysInclusive, isDay, MAX_RANGE_DAYS } from "../../shared/analytics.ts";
 
 /** Longest period a dashboard query may cover (two years and a day). */
-const MAX_RANGE_DAYS = 732;
 
 const day = z.string().refine(isDay, "must be a date written yyyy-MM-dd");
 
@@ -61,12 +60,26 @@ const daysOrRange = optionalRange.and(
 
 const leadQuery = optionalRange.and(z.object({
   q: z.string().trim().max(100, "at most 100 characters").optional(),
+  plan: z.enum(["micro", "pro", "premium", "enterprise", "unknown"]).optional(),
+  utmSource: z.string().trim().max(200, "at most 200 characters").optional(),
+  sort: z.enum(["newest", "oldest"]).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
 }));
 
 function rangeOf(v: { startDate?: string; endDate?: string }): DayRange | undefined {
   return v.startDate && v.endDate ? { start: v.startDate, end: v.endDate } : undefined;
+}
+
+/** The lead list's filters and order, shared by the list and the export. */
+function leadFilterOf(q: z.infer<typeof leadQuery>): LeadFilter {
+  return {
+    range: rangeOf(q),
+    q: q.q || undefined,
+    plan: q.plan,
+    utmSource: q.utmSource || undefined,
+    oldestFirst: q.sort === "oldest",
+  };
 }
 
 function ctx(c: Context<AppEnv>) {
@@ -82,12 +95,7 @@ const guard = [adminGuard(), requireAdmin()] as const;
 dashboardApi.get("/api/leads", ...guard, async (c) => {
   const { db, tz, query } = ctx(c);
   const q = parseOr400(leadQuery, query);
-  const { leads, total } = await findLeads(db, {
-    range: rangeOf(q),
-    q: q.q || undefined,
-    limit: q.limit,
-    offset: q.offset,
-  }, tz);
+  const { leads, total } = await findLeads(db, { ...leadFilterOf(q), limit: q.limit, offset: q.offset }, tz);
   c.header("x-total-count", String(total));
   return c.json(leads);
 });
@@ -96,7 +104,7 @@ dashboardApi.get("/api/leads/export.csv", ...guard, async (c) => {
   const { db, tz, query } = ctx(c);
   const q = parseOr400(leadQuery, query);
   const range = rangeOf(q);
-  const { leads } = await findLeads(db, { range, q: q.q || undefined }, tz);
+  const { leads } = await findLeads(db, leadFilterOf(q), tz);
   const name = range ? `leads_${range.start}_${range.end}.csv` : "leads.csv";
   return c.body(leadsCsv(leads, tz), 200, {
     "content-type": "text/csv; charset=utf-8; header=present",

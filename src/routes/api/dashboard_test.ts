@@ -327,16 +327,132 @@ appTest("dashboard: CSV export is RFC 4180 UTF-8 with a BOM and neutralises form
   assert.equal(lines.at(-1), "");
   assert.equal(
     lines[0],
-    "Data,Nome,E-mail,WhatsApp,Plano,Origem (utm_source),Campanha (utm_campaign),Mídia (utm_medium)",
+    `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"`,
   );
-  assert.equal(lines[1], "30/11/2026 23:30,Last Day,last@example.com,1,pro,google,black-friday,cpc");
-  assert.equal(lines[2], `15/11/2026 18:00,"'=HYPERLINK(""x"")",a@b.co,5,pro,,,`);
+  assert.equal(
+    lines[1],
+    `"30/11/2026 23:30","Last Day","last@example.com","1","pro","google","black-friday","cpc"`,
+  );
+  assert.equal(lines[2], `"15/11/2026 18:00","'=HYPERLINK(""x"")","a@b.co","5","pro","","",""`);
   assert.equal(
     lines[3],
-    "15/11/2026 12:00,Maria Souza,maria@empresa.com.br,'+55 (11) 98888-7777,Premium,facebook,promo,social",
+    `"15/11/2026 12:00","Maria Souza","maria@empresa.com.br","+55 (11) 98888-7777","Premium","facebook","promo","social"`,
   );
   assert.equal(lines.length, 6);
 });
+
+appTest(
+  "dashboard: CSV bytes — every cell quoted, formulas neutralised in every cell, phone numbers kept as typed",
+  async (t) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const rows: [string, string, string, string][] = [
+      // [local time, name, e-mail, WhatsApp]
+      ["2026-11-20T10:00:00", "Maria;=1+1;z", "maria@example.com", "+55 11 91234-5678"],
+      ["2026-11-20T09:00:00", "+SUM(A1:A9)", "-2+3@example.com", "+55 (11) 9.1234-5678"],
+      ["2026-11-20T08:00:00", "@cmd", "tab@example.com", "\t=1"],
+      ["2026-11-20T07:00:00", "Ana", "ana@example.com", "+1-1"],
+      ["2026-11-20T06:00:00", 'Zé "Zap", Jr', "ze@example.com", "11 3333-4444"],
+    ];
+    for (const [at, name, email, whatsapp] of rows) {
+      await insertLead(t.db, sp(at), { name, email, whatsapp, utmSource: "=cmd|' /C calc'!A0" });
+    }
+    const res = await getAs(t, cookie, "/api/leads/export.csv?startDate=2026-11-20&endDate=2026-11-20");
+    assert.equal(res.status, 200);
+    const expected = "\uFEFF" + [
+      `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"`,
+      `"20/11/2026 10:00","Maria;=1+1;z","maria@example.com","+55 11 91234-5678","pro","'=cmd|' /C calc'!A0","",""`,
+      `"20/11/2026 09:00","'+SUM(A1:A9)","'-2+3@example.com","+55 (11) 9.1234-5678","pro","'=cmd|' /C calc'!A0","",""`,
+      `"20/11/2026 08:00","'@cmd","tab@example.com","'\t=1","pro","'=cmd|' /C calc'!A0","",""`,
+      `"20/11/2026 07:00","Ana","ana@example.com","'+1-1","pro","'=cmd|' /C calc'!A0","",""`,
+      `"20/11/2026 06:00","Zé ""Zap"", Jr","ze@example.com","11 3333-4444","pro","'=cmd|' /C calc'!A0","",""`,
+    ].join("\r\n") + "\r\n";
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.deepEqual(bytes, new TextEncoder().encode(expected));
+  },
+);
+
+appTest(
+  "dashboard: search ignores case and accents in names and e-mails, within the period's index range",
+  async (t, kind) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    for (let i = 0; i < 20; i++) {
+      await insertLead(t.db, sp(`2026-11-${String(1 + i).padStart(2, "0")}T10:00:00`), {
+        name: i % 2 ? `Luíza Gonçalves ${i}` : `LUIZA Souza ${i}`,
+        email: i % 2 ? `luiza${i}@exemplo.com.br` : `JOÃO.${i}@Exemplo.COM`,
+        whatsapp: "+55 11 91234-5678",
+      });
+    }
+    await insertLead(t.db, sp("2026-11-21T10:00:00"), { name: "Zoë Ærø", email: "x@y.z", whatsapp: "1" });
+    const names = async (q: string) => {
+      const res = await getAs(t, cookie, `/api/leads?${NOV}&limit=100&q=${encodeURIComponent(q)}`);
+      assert.equal(res.status, 200, q);
+      return (await res.json()).length as number;
+    };
+    assert.equal(await names("luiza"), 20);
+    assert.equal(await names("Luíza"), 20);
+    assert.equal(await names("LUÍZA"), 20);
+    assert.equal(await names("goncalves"), 10);
+    assert.equal(await names("GONÇALVES"), 10);
+    assert.equal(await names("joao."), 10);
+    assert.equal(await names("exemplo.com"), 20);
+    assert.equal(await names("zoe"), 1);
+    assert.equal(await names("ærø"), 1);
+    assert.equal(await names("luiza_"), 0);
+    if (kind === "postgres") {
+      // The period bounds the search through the submitted_at index, not a scan of every lead.
+      // (A tiny table is scanned whole when scans are allowed, so they are not, on this one connection.)
+      const plan = await t.db.transaction(async (tx) => {
+        await tx.query("set local enable_seqscan = off");
+        return await tx.query<{ "QUERY PLAN": string }>(
+          `explain select id from leads
+            where submitted_at >= '2026-11-01T03:00Z' and submitted_at < '2026-12-01T03:00Z'
+              and search_text like '%luiza%'`,
+        );
+      });
+      assert.match(plan.map((r) => r["QUERY PLAN"]).join("\n"), /leads_submitted_at_idx/);
+    }
+  },
+);
+
+appTest(
+  "dashboard: leads filter by plan and UTM source, oldest first on request, the export too",
+  async (t) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const rows: [string, string, "pro" | "premium", string | null][] = [
+      ["2026-11-03T10:00:00", "A", "pro", "google"],
+      ["2026-11-04T10:00:00", "B", "premium", "google"],
+      ["2026-11-05T10:00:00", "C", "pro", null],
+      ["2026-11-06T10:00:00", "D", "pro", "google"],
+    ];
+    for (const [at, name, plan, utmSource] of rows) {
+      await insertLead(t.db, sp(at), { name, email: `${name}@x.com`, whatsapp: "1", plan, utmSource });
+    }
+    const names = async (query: string) => {
+      const res = await getAs(t, cookie, `/api/leads?${NOV}&${query}`);
+      assert.equal(res.status, 200, query);
+      return {
+        names: (await res.json()).map((l: { name: string }) => l.name),
+        total: res.headers.get("x-total-count"),
+      };
+    };
+    assert.deepEqual(await names("plan=pro"), { names: ["D", "C", "A"], total: "3" });
+    assert.deepEqual(await names("plan=pro&utmSource=google"), { names: ["D", "A"], total: "2" });
+    assert.deepEqual(await names("sort=oldest"), { names: ["A", "B", "C", "D"], total: "4" });
+    assert.deepEqual(await names("sort=oldest&utmSource=google&limit=1&offset=1"), {
+      names: ["B"],
+      total: "3",
+    });
+    const csv = await (await getAs(t, cookie, `/api/leads/export.csv?${NOV}&plan=premium`)).text();
+    assert.equal(csv.trim().split("\r\n").length, 2);
+    const bad = await getAs(t, cookie, `/api/leads?${NOV}&plan=gold&sort=up`);
+    assert.equal(bad.status, 400);
+    const fields = Object.keys((await bad.json()).fields ?? {});
+    assert.ok(fields.includes("plan") && fields.includes("sort"), JSON.stringify(fields));
+  },
+);
 
 appTest("dashboard: bad dates and parameters answer 400 naming the fields", async (t) => {
   await seedAdmin(t.db);

@@ -5,7 +5,7 @@ import { readJson } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { recordConversion, recordEvent, type TrackKind } from "../../services/tracking.ts";
 import { requiredText, token, utm } from "./schemas.ts";
-import { clientKey, isBotRequest, nowOf } from "./visitor.ts";
+import { clientKey, clientLinkKeys, isBotRequest, nowOf } from "./visitor.ts";
 
 export const TRACKING_MAX_BYTES = 4 * 1024;
 
@@ -50,7 +50,8 @@ export function trackingApi(origin: string): Hono<AppEnv> {
           await recordConversion(db, body, await clientKey(c, now), now);
         } else {
           // 202 only once the event is committed; 429 past the client's limit, 503 if the batch failed.
-          await recordEvent(db, kind, body, await clientKey(c, now), now);
+          const linkKeys = kind === "visit" ? await clientLinkKeys(c, now) : undefined;
+          await recordEvent(db, kind, body, await clientKey(c, now), now, linkKeys);
         }
       }
       return c.body(null, 202, { "cache-control": "no-store" });

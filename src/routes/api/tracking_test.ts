@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { appTest, type TestApp } from "../../testing/app.ts";
+import { forgetSalts } from "../../services/visitor_key.ts";
 
 const visit = {
   source: "/pt-br/?utm_source=google",
@@ -58,6 +59,23 @@ async function leadOfSession(t: TestApp, sessionId = click.sessionId, n = 1) {
   });
   assert.equal(res.status, 201);
 }
+appTest(
+  "tracking: a visit also stores the address's keys for the next months starting within 61 days (link keys)",
+  async (t) => {
+    // 3 November 2026 in São Paulo: December starts within 61 days, January (61 days on is 3 January) too.
+    forgetSalts(); // salts cached by earlier tests belong to their databases
+    assert.equal((await t.postJson("/api/tracking/visit", visit)).status, 202);
+    const [row] = await t.db.query<{ visitor_key: string; link_keys: string[] }>(
+      "select visitor_key, link_keys from visits",
+    );
+    assert.equal(row.link_keys.length, 2);
+    for (const key of row.link_keys) assert.match(key, /^[0-9a-f]{32}$/);
+    assert.notEqual(row.link_keys[0], row.visitor_key);
+    const salts = await t.db.query<{ month: string }>("select month from visitor_salts order by month");
+    assert.deepEqual(salts.map((s) => s.month), ["2026-11", "2026-12", "2027-01"]);
+  },
+  { now: () => new Date("2026-11-03T15:00:00Z") },
+);
 
 appTest("tracking: clicks and conversions are stored with their source", async (t) => {
   assert.equal((await t.postJson("/api/tracking/click", click)).status, 202);

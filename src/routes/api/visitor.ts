@@ -6,7 +6,7 @@ import type { AppEnv } from "../../server/env.ts";
 import { clientIp } from "../../server/client_ip.ts";
 import { isAutomated } from "../../services/bots.ts";
 import { consume, type Limit } from "../../services/rate_limit.ts";
-import { visitorKey } from "../../services/visitor_key.ts";
+import { visitorKey, visitorLinkKeys } from "../../services/visitor_key.ts";
 import type { MetaClient } from "../../services/meta_event.ts";
 
 /** The request's clock (tests may fix it). */
@@ -23,6 +23,12 @@ export function isBotRequest(c: Context<AppEnv>): boolean {
 export function clientKey(c: Context<AppEnv>, now: Date = nowOf(c)): Promise<string> {
   const { db, config } = c.get("deps");
   return visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+}
+
+/** The client's keys for the next months, stored with a page view (services/visitor_key.ts). */
+export function clientLinkKeys(c: Context<AppEnv>, now: Date): Promise<string[]> {
+  const { db, config } = c.get("deps");
+  return visitorLinkKeys(db, clientIp(c), config.ANALYTICS_TZ, now);
 }
 
 /** Counts the request against `limit` for this client (429 when over) and returns the client's key. */

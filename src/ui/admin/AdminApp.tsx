@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type AuthStatus, getJson } from "./api.ts";
-import { ToastProvider } from "./toast.tsx";
+import { type AuthStatus, getJson, onSessionEnded } from "./api.ts";
+import { ToastProvider, useToast } from "./toast.tsx";
 import { LoginCard } from "./LoginCard.tsx";
 import { Dashboard } from "./Dashboard.tsx";
 
@@ -23,7 +23,20 @@ type AuthState = { kind: "checking" } | { kind: "anonymous" } | { kind: "signed-
  */
 export default function AdminApp() {
   const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ToastProvider>
+        <AdminArea queryClient={queryClient} />
+      </ToastProvider>
+    </QueryClientProvider>
+  );
+}
+
+function AdminArea({ queryClient }: { queryClient: QueryClient }) {
+  const toast = useToast();
   const [auth, setAuth] = useState<AuthState>({ kind: "checking" });
+  const signedIn = useRef(false);
+  signedIn.current = auth.kind === "signed-in";
 
   useEffect(() => {
     let live = true;
@@ -47,21 +60,35 @@ export default function AdminApp() {
 
   const onSignedIn = useCallback((email: string) => setAuth({ kind: "signed-in", email }), []);
   const onSignedOut = useCallback(() => {
+    signedIn.current = false;
     queryClient.clear(); // the next administrator session starts from fresh data
     setAuth({ kind: "anonymous" });
   }, [queryClient]);
 
+  // Any 401 while signed in (the session was ended elsewhere, or expired): back to the login card, once,
+  // however many cards were loading.
+  useEffect(() => {
+    onSessionEnded(() => {
+      if (!signedIn.current) return;
+      onSignedOut();
+      toast({
+        title: "Sessão encerrada",
+        description: "Sua sessão expirou ou foi encerrada em outro lugar. Entre novamente.",
+        variant: "destructive",
+      });
+    });
+    return () => onSessionEnded(undefined);
+  }, [onSignedOut, toast]);
+
   return (
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        {auth.kind === "checking" && (
-          <main id="main" className="admin-shell">
-            <p role="status" className="admin-checking">Verificando autenticação...</p>
-          </main>
-        )}
-        {auth.kind === "anonymous" && <LoginCard onSignedIn={onSignedIn} />}
-        {auth.kind === "signed-in" && <Dashboard email={auth.email} onSignedOut={onSignedOut} />}
-      </ToastProvider>
-    </QueryClientProvider>
+    <>
+      {auth.kind === "checking" && (
+        <main id="main" className="admin-shell">
+          <p role="status" className="admin-checking">Verificando autenticação...</p>
+        </main>
+      )}
+      {auth.kind === "anonymous" && <LoginCard onSignedIn={onSignedIn} />}
+      {auth.kind === "signed-in" && <Dashboard email={auth.email} onSignedOut={onSignedOut} />}
+    </>
   );
 }

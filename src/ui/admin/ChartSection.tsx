@@ -1,5 +1,6 @@
 import { lazy, Suspense } from "react";
-import { mergeDaily } from "../../shared/analytics.ts";
+import { type DailyCount, everyDay, mergeDaily } from "../../shared/analytics.ts";
+import { today } from "./format.ts";
 import { Card, LoadError } from "./Card.tsx";
 import { type Period, useDailySeries } from "./queries.ts";
 
@@ -8,6 +9,17 @@ const DailyChart = lazy(() => import("./DailyChart.tsx"));
 
 function ChartLoading() {
   return <p className="chart-loading" role="status">Carregando gráfico...</p>;
+}
+
+/** Every day of the period up to today (later days have no data yet, not zero), oldest first. */
+function chartPoints(
+  period: Period,
+  data: { leads: DailyCount[]; clicks: DailyCount[]; visits: DailyCount[] },
+) {
+  const points = mergeDaily(data.leads, data.clicks, data.visits);
+  if (!points.length) return points;
+  const now = today();
+  return everyDay(points, period.start, period.end < now ? period.end : now);
 }
 
 /** Section 5: the daily line chart, 350 px high. */
@@ -26,7 +38,7 @@ export function ChartSection({ period }: { period: Period }) {
           ? <ChartLoading />
           : (
             <Suspense fallback={<ChartLoading />}>
-              <DailyChart points={mergeDaily(series.data.leads, series.data.clicks, series.data.visits)} />
+              <DailyChart points={chartPoints(period, series.data)} />
             </Suspense>
           )}
       </div>

@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { Card, LoadError } from "./Card.tsx";
 import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts";
-import { type Period, useLeads } from "./queries.ts";
+import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
 import type { Lead } from "./api.ts";
 
 const PAGE_SIZE = 25;
@@ -43,40 +43,203 @@ function LeadCard({ lead }: { lead: Lead }) {
   );
 }
 
-/** Section 6: the period's leads, newest first, searchable and paginated on the server (fine at 50,000). */
+/** The compact view: one row per lead (name, plan, contact, origin, date). */
+function LeadTable({ leads }: { leads: Lead[] }) {
+  return (
+    <div className="table-wrap lead-table-wrap" tabIndex={0} role="region" aria-label="Tabela de leads">
+      <table className="lead-table">
+        <thead>
+          <tr>
+            <th scope="col">Nome</th>
+            <th scope="col">Plano</th>
+            <th scope="col">Contato</th>
+            <th scope="col">Origem</th>
+            <th scope="col">Data</th>
+          </tr>
+        </thead>
+        <tbody>
+          {leads.map((lead) => {
+            const plan = PLAN_NAMES[lead.plan] ? lead.plan : "unknown";
+            const mailto = mailtoHref(lead.email);
+            return (
+              <tr key={lead.id} className="lead-row">
+                <th scope="row" className="lead-name">{visibleText(lead.name)}</th>
+                <td>
+                  <span className={`plan-badge plan-${plan}`}>
+                    {visibleText(lead.planLabel || PLAN_NAMES[plan])}
+                  </span>
+                </td>
+                <td className="lead-line">
+                  {mailto ? <a href={mailto}>{visibleText(lead.email)}</a> : visibleText(lead.email)}
+                  <br />
+                  {visibleText(lead.whatsapp)}
+                </td>
+                <td className="lead-line">
+                  {lead.utmSource ? visibleText(lead.utmSource) : <span className="admin-muted">—</span>}
+                </td>
+                <td className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** "Página 3 de 81" with previous, next and a page to jump to. */
+function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const [typed, setTyped] = useState("");
+  const jump = (event: FormEvent) => {
+    event.preventDefault();
+    const n = Number(typed);
+    if (Number.isInteger(n) && n >= 1 && n <= pages) onPage(n - 1);
+    setTyped("");
+  };
+  return (
+    <nav className="pager" aria-label="Páginas de leads">
+      <button
+        type="button"
+        className="btn btn-outline btn-small"
+        disabled={page === 0}
+        onClick={() => onPage(page - 1)}
+      >
+        Anterior
+      </button>
+      <span data-testid="lead-page">Página {page + 1} de {formatInt(pages)}</span>
+      <form className="page-jump" onSubmit={jump}>
+        <label>
+          <span className="visually-hidden">Ir para a página</span>
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={pages}
+            placeholder="Pág."
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </label>
+        <button type="submit" className="btn btn-outline btn-small">Ir</button>
+      </form>
+      <button
+        type="button"
+        className="btn btn-outline btn-small"
+        disabled={page + 1 >= pages}
+        onClick={() => onPage(page + 1)}
+      >
+        Próxima
+      </button>
+    </nav>
+  );
+}
+
+type View = "cards" | "table";
+
+/**
+ * Section 6: the period's leads, searchable, filterable by plan and UTM source, newest or oldest first,
+ * as cards or as a compact table, paginated on the server (fine at 50,000).
+ */
 export function LeadList({ period }: { period: Period }) {
   const [typed, setTyped] = useState("");
-  const [search, setSearch] = useState("");
+  const [filters, setFilters] = useState<LeadFilters>({
+    search: "",
+    plan: "",
+    utmSource: "",
+    sort: "newest",
+  });
+  const [typedSource, setTypedSource] = useState("");
+  const [view, setView] = useState<View>("cards");
   const [page, setPage] = useState(0);
   useEffect(() => {
-    const timer = setTimeout(() => setSearch(typed.trim()), 300);
+    const timer = setTimeout(
+      () => setFilters((f) => ({ ...f, search: typed.trim(), utmSource: typedSource.trim() })),
+      300,
+    );
     return () => clearTimeout(timer);
-  }, [typed]);
-  useEffect(() => setPage(0), [search, period.start, period.end]);
-  const leads = useLeads(period, search, page, PAGE_SIZE);
+  }, [typed, typedSource]);
+  useEffect(() => setPage(0), [filters, period.start, period.end]);
+  const leads = useLeads(period, filters, page, PAGE_SIZE);
+  const sources = useRanking<{ utmSource: string }>("utm-source", period);
   const total = leads.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const exportHref = `/api/leads/export.csv?${new URLSearchParams({
-    startDate: period.start,
-    endDate: period.end,
-    ...(search ? { q: search } : {}),
-  })}`;
+  const exportHref = `/api/leads/export.csv?${leadParams(period, filters)}`;
   return (
     <Card
       id="leads"
       title="Leads"
-      subtitle={leads.data ? `${formatInt(total)} ${total === 1 ? "lead" : "leads"} no período` : undefined}
-      actions={<a className="btn btn-outline btn-small" href={exportHref} download>Exportar CSV</a>}
+      subtitle={leads.isError || !leads.data
+        ? undefined
+        : leads.isPlaceholderData
+        ? "Atualizando..."
+        : `${formatInt(total)} ${total === 1 ? "lead" : "leads"} no período`}
+      actions={
+        <div className="lead-actions">
+          <div className="view-toggle" role="group" aria-label="Exibição">
+            <button
+              type="button"
+              className="chip"
+              aria-pressed={view === "cards"}
+              onClick={() => setView("cards")}
+            >
+              Cartões
+            </button>
+            <button
+              type="button"
+              className="chip"
+              aria-pressed={view === "table"}
+              onClick={() => setView("table")}
+            >
+              Tabela
+            </button>
+          </div>
+          <a className="btn btn-outline btn-small" href={exportHref} download>Exportar CSV</a>
+        </div>
+      }
     >
-      <label className="admin-field search-field">
-        <span className="visually-hidden">Buscar leads</span>
-        <input
-          type="search"
-          placeholder="Buscar por nome, email ou WhatsApp"
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-        />
-      </label>
+      <div className="lead-filters">
+        <label className="admin-field search-field">
+          <span className="visually-hidden">Buscar leads</span>
+          <input
+            type="search"
+            placeholder="Buscar por nome, email ou WhatsApp"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+        </label>
+        <label className="admin-field compact">
+          <span>Plano</span>
+          <select value={filters.plan} onChange={(e) => setFilters({ ...filters, plan: e.target.value })}>
+            <option value="">Todos</option>
+            {Object.entries(PLAN_NAMES).map(([value, name]) => (
+              <option key={value} value={value}>{name}</option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field compact">
+          <span>Origem (utm_source)</span>
+          <input
+            type="text"
+            list="lead-sources"
+            placeholder="Todas"
+            value={typedSource}
+            onChange={(e) => setTypedSource(e.target.value)}
+          />
+          <datalist id="lead-sources">
+            {sources.data?.map((s) => <option key={s.utmSource} value={s.utmSource} />)}
+          </datalist>
+        </label>
+        <label className="admin-field compact">
+          <span>Ordem</span>
+          <select
+            value={filters.sort}
+            onChange={(e) => setFilters({ ...filters, sort: e.target.value as LeadFilters["sort"] })}
+          >
+            <option value="newest">Mais recentes primeiro</option>
+            <option value="oldest">Mais antigos primeiro</option>
+          </select>
+        </label>
+      </div>
       {leads.isError
         ? <LoadError onRetry={() => leads.refetch()} />
         : leads.isPending
@@ -85,30 +248,17 @@ export function LeadList({ period }: { period: Period }) {
         ? <p className="card-empty">Nenhum lead encontrado</p>
         : (
           <>
-            <ul className="lead-list" tabIndex={0} aria-label="Lista de leads" aria-busy={leads.isFetching}>
-              {leads.data.items.map((lead) => <LeadCard key={lead.id} lead={lead} />)}
-            </ul>
-            {pages > 1 && (
-              <nav className="pager" aria-label="Páginas de leads">
-                <button
-                  type="button"
-                  className="btn btn-outline btn-small"
-                  disabled={page === 0}
-                  onClick={() => setPage(page - 1)}
-                >
-                  Anterior
-                </button>
-                <span data-testid="lead-page">Página {page + 1} de {formatInt(pages)}</span>
-                <button
-                  type="button"
-                  className="btn btn-outline btn-small"
-                  disabled={page + 1 >= pages}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Próxima
-                </button>
-              </nav>
+            {view === "table" ? <LeadTable leads={leads.data.items} /> : (
+              <ul
+                className="lead-list"
+                tabIndex={0}
+                aria-label="Lista de leads"
+                aria-busy={leads.isFetching}
+              >
+                {leads.data.items.map((lead) => <LeadCard key={lead.id} lead={lead} />)}
+              </ul>
             )}
+            {pages > 1 && <Pager page={page} pages={pages} onPage={setPage} />}
           </>
         )}
     </Card>

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { ApiError, getJson, sendJson, SessionEnded } from "./api.ts";
 import { Card } from "./Card.tsx";
 import { formatSubmitted, visibleText } from "./format.ts";
 import { useToast } from "./toast.tsx";
@@ -79,18 +80,16 @@ export function LgpdPanel() {
     setBusy(true);
     setConfirming(false);
     try {
-      const res = await fetch(`/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`, {
-        credentials: "same-origin",
-        headers: { accept: "application/json" },
-      });
-      if (res.status === 400) {
+      const data = await getJson<{ leads: PersonLead[] }>(
+        `/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`,
+      );
+      setFound({ kind, value: typed, leads: data.leads });
+    } catch (error) {
+      if (error instanceof SessionEnded) return; // already back at the login card, with its toast
+      if (error instanceof ApiError && error.status === 400) {
         toast({ title: "Dados inválidos", description: LABELS[kind].invalid, variant: "destructive" });
         return;
       }
-      if (!res.ok) throw new Error(String(res.status));
-      const data = await res.json() as { leads: PersonLead[] };
-      setFound({ kind, value: typed, leads: data.leads });
-    } catch {
       toast({ title: "Erro", description: "Não foi possível buscar os dados.", variant: "destructive" });
     } finally {
       setBusy(false);
@@ -101,14 +100,9 @@ export function LgpdPanel() {
     if (!found?.leads.length) return;
     setBusy(true);
     try {
-      const res = await fetch("/api/admin/lgpd/leads", {
-        method: "DELETE",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify({ ids: found.leads.map((l) => l.id) }),
+      const { deleted } = await sendJson<{ deleted: { leads: number } }>("DELETE", "/api/admin/lgpd/leads", {
+        ids: found.leads.map((l) => l.id),
       });
-      if (!res.ok) throw new Error(String(res.status));
-      const { deleted } = await res.json() as { deleted: { leads: number } };
       toast({
         title: "Dados excluídos",
         description: `${plural(deleted.leads, "lead excluído", "leads excluídos")} definitivamente.`,
@@ -116,7 +110,8 @@ export function LgpdPanel() {
       setFound({ ...found, leads: [] });
       setConfirming(false);
       await queryClient.invalidateQueries();
-    } catch {
+    } catch (error) {
+      if (error instanceof SessionEnded) return;
       toast({ title: "Erro", description: "Não foi possível excluir os dados.", variant: "destructive" });
     } finally {
       setBusy(false);

@@ -3,39 +3,67 @@ import {
   averageLeadsPerDay,
   averageVisitsPerDay,
   changePercent,
+  EXACT_VISITOR_DAYS,
   mergeDaily,
+  round1,
   sumCounts,
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
-/** "▲ 12,5% vs. período anterior", coloured by direction; nothing when there is no base to compare. */
-function Change({ current, previous }: { current: number; previous: number }) {
-  const change = changePercent(current, previous);
+/**
+ * "▲ 12,5% vs. período anterior", coloured by direction; nothing when there is no base to compare. A rate
+ * (`points`) changes in percentage points: 100% → 11,5% is "▼ 88,5 p.p.", not a relative change.
+ */
+function Change({ current, previous, points }: { current: number; previous: number; points?: boolean }) {
+  const change = points ? round1(current - previous) : changePercent(current, previous);
   if (change === null) return <p className="metric-change neutral">sem dados no período anterior</p>;
   const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
   const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
   return (
     <p className={`metric-change ${dir}`}>
-      <span aria-hidden="true">{arrow}</span> {formatPercent(Math.abs(change))}
+      <span aria-hidden="true">{arrow}</span>{" "}
+      {points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change))}
       <span className="admin-muted">vs. período anterior</span>
     </p>
   );
 }
 
 function Metric(
-  props: { label: string; value: string; testId: string; hint?: string; children?: ReactNode },
+  props: {
+    label: string;
+    value: string;
+    testId: string;
+    hint?: string;
+    /** Shown after the value ("aprox.") with its reason as a tooltip and for screen readers. */
+    qualifier?: { text: string; why: string };
+    children?: ReactNode;
+  },
 ) {
   return (
     <div className="metric">
       <p className="metric-label">{props.label}</p>
-      <p className="metric-value" data-testid={props.testId}>{props.value}</p>
+      <p className="metric-value" data-testid={props.testId}>
+        {props.value}
+        {props.qualifier && (
+          <abbr className="metric-qualifier" title={props.qualifier.why} tabIndex={0}>
+            {props.qualifier.text}
+            <span className="visually-hidden">: {props.qualifier.why}</span>
+          </abbr>
+        )}
+      </p>
       {props.hint && <p className="metric-hint admin-muted">{props.hint}</p>}
       {props.children}
     </div>
   );
 }
+
+const APPROXIMATE = {
+  text: "aprox.",
+  why: `Limite superior: cada endereço é reconhecido em até ${EXACT_VISITOR_DAYS} dias seguidos (a chave ` +
+    "do visitante muda todo mês e não guardamos o IP), e em dias já expurgados somam-se os únicos de cada dia.",
+};
 
 /** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
 export function VisitMetrics({ period }: { period: Period }) {
@@ -62,6 +90,7 @@ export function VisitMetrics({ period }: { period: Period }) {
               label="Visitantes únicos"
               value={formatInt(summary.data.current.uniqueVisitors)}
               testId="unique-visitors"
+              qualifier={summary.data.current.approximate ? APPROXIMATE : undefined}
             >
               <Change
                 current={summary.data.current.uniqueVisitors}
@@ -104,7 +133,7 @@ export function ConversionMetrics({ period }: { period: Period }) {
               {previous && <Change current={stats.data.conversions} previous={previous.conversions} />}
             </Metric>
             <Metric label="Taxa de conversão" value={formatPercent(stats.data.rate)} testId="conversion-rate">
-              {previous && <Change current={stats.data.rate} previous={previous.conversionRate} />}
+              {previous && <Change current={stats.data.rate} previous={previous.conversionRate} points />}
             </Metric>
           </div>
         )}
@@ -157,25 +186,29 @@ export function LeadMetrics({ period }: { period: Period }) {
 export function Funnel({ period }: { period: Period }) {
   const summary = useSummary(period);
   return (
-    <Card id="funnel" title="Funil" subtitle="Visitantes únicos → cliques nos planos → leads">
+    <Card
+      id="funnel"
+      title="Funil"
+      subtitle="Pessoas que visitaram; cliques e leads contados por visitante único"
+    >
       {summary.isPending
         ? <Loading />
         : summary.isError
         ? <LoadError onRetry={() => summary.refetch()} />
         : (() => {
           const { uniqueVisitors, clicks, leads } = summary.data.current;
-          const steps: [string, number][] = [["Visitantes únicos", uniqueVisitors], [
-            "Cliques nos planos",
-            clicks,
-          ], [
-            "Leads",
-            leads,
-          ]];
+          // Clicks are not unique per person (one visitor may click several plans), so each step is put per
+          // visitor instead of as a share of the step before, which could pass 100%.
+          const steps: [string, number, string][] = [
+            ["Visitantes únicos", uniqueVisitors, "pessoas (por endereço IP)"],
+            ["Cliques nos planos", clicks, "cliques por visitante único"],
+            ["Leads", leads, "leads por 100 visitantes únicos"],
+          ];
           const top = Math.max(1, uniqueVisitors, clicks, leads);
           return (
             <ol className="funnel">
-              {steps.map(([label, value], i) => {
-                const prev = i ? steps[i - 1][1] : 0;
+              {steps.map(([label, value, unit], i) => {
+                const per = i === 1 ? value / uniqueVisitors : (value / uniqueVisitors) * 100;
                 return (
                   <li key={label}>
                     <div className="funnel-label">
@@ -185,13 +218,9 @@ export function Funnel({ period }: { period: Period }) {
                     <div className="funnel-bar" aria-hidden="true">
                       <span style={{ width: `${Math.max(2, (value / top) * 100)}%` }} />
                     </div>
-                    {i > 0 && (
-                      <p className="admin-muted funnel-step">
-                        {prev
-                          ? `${formatPercent(Math.round((value / prev) * 1000) / 10)} da etapa anterior`
-                          : "—"}
-                      </p>
-                    )}
+                    <p className="admin-muted funnel-step">
+                      {i === 0 ? unit : uniqueVisitors ? `${formatDecimal(round1(per))} ${unit}` : "—"}
+                    </p>
                   </li>
                 );
               })}

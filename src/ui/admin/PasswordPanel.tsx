@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { type ActionResult, postJson, serverMessage } from "./api.ts";
+import { type ActionResult, postJson, serverMessage, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
@@ -46,6 +46,7 @@ export function PasswordPanel() {
       setNext("");
       setConfirm("");
     } catch (error) {
+      if (error instanceof SessionEnded) return; // already back at the login card, with its toast
       toast({
         title: "Erro",
         description: serverMessage(error) ?? "Erro ao alterar senha",

@@ -1,4 +1,5 @@
-import { addDays, daysInclusive, isDay, monthOf } from "../../shared/analytics.ts";
+import { useState } from "react";
+import { addDays, daysInclusive, isDay, MAX_RANGE_DAYS, monthOf } from "../../shared/analytics.ts";
 import { formatDay, today } from "./format.ts";
 import type { Period } from "./queries.ts";
 
@@ -18,6 +19,7 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
     ["Últimos 7 dias", { start: addDays(now, -6), end: now }],
     ["Últimos 30 dias", { start: addDays(now, -29), end: now }],
   ];
+  const [tooLong, setTooLong] = useState(false);
   const set = (next: Partial<Period>) => {
     const p = { ...period, ...next };
     if (!isDay(p.start) || !isDay(p.end)) return;
@@ -26,7 +28,10 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
       if (next.start) p.end = p.start;
       else p.start = p.end;
     }
-    onChange(p);
+    // The API answers at most MAX_RANGE_DAYS: say so instead of asking for a period every card would refuse.
+    const long = daysInclusive(p.start, p.end) > MAX_RANGE_DAYS;
+    setTooLong(long);
+    if (!long) onChange(p);
   };
   return (
     <section className="admin-card period-card" aria-labelledby="period-title" id="period">
@@ -44,7 +49,9 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
             <input
               type="date"
               value={period.start}
+              min={addDays(period.end, -(MAX_RANGE_DAYS - 1))}
               max={period.end}
+              aria-describedby="period-limit"
               onChange={(e) => set({ start: e.target.value })}
             />
           </label>
@@ -54,11 +61,22 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
               type="date"
               value={period.end}
               min={period.start}
+              max={addDays(period.start, MAX_RANGE_DAYS - 1)}
+              aria-describedby="period-limit"
               onChange={(e) => set({ end: e.target.value })}
             />
           </label>
         </div>
       </div>
+      <p
+        id="period-limit"
+        className={tooLong ? "period-limit error" : "period-limit admin-muted"}
+        role="status"
+      >
+        {tooLong
+          ? `O período pode ter no máximo ${MAX_RANGE_DAYS} dias: escolha datas mais próximas.`
+          : `Até ${MAX_RANGE_DAYS} dias.`}
+      </p>
       <div className="period-presets" role="group" aria-label="Períodos rápidos">
         {presets.map(([label, p]) => (
           <button
@@ -66,7 +84,10 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
             type="button"
             className="chip"
             aria-pressed={p.start === period.start && p.end === period.end}
-            onClick={() => onChange(p)}
+            onClick={() => {
+              setTooLong(false);
+              onChange(p);
+            }}
           >
             {label}
           </button>

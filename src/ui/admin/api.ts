@@ -8,13 +8,34 @@ export class ApiError extends Error {
   }
 }
 
-async function errorOf(res: Response): Promise<ApiError> {
+/**
+ * A 401 from a call that needs a session: it ended elsewhere (logout, password change, expiry). The handler
+ * set with onSessionEnded has already taken the administrator back to the login card, so callers show
+ * nothing more for it.
+ */
+export class SessionEnded extends ApiError {}
+
+let sessionEnded: (() => void) | undefined;
+
+/** Sets what a 401 from a signed-in call does (AdminApp: back to the login card, with a toast). */
+export function onSessionEnded(handler: (() => void) | undefined): void {
+  sessionEnded = handler;
+}
+
+// The calls that answer 401 without meaning a session ended.
+const SIGNED_OUT_CALLS = ["/api/admin/login", "/api/admin/check-auth"];
+
+async function errorOf(res: Response, path: string): Promise<ApiError> {
   const text = await res.text().catch(() => "");
   let data: unknown = null;
   try {
     data = JSON.parse(text);
   } catch {
     // not JSON: keep the text
+  }
+  if (res.status === 401 && !SIGNED_OUT_CALLS.includes(path)) {
+    sessionEnded?.();
+    return new SessionEnded(res.status, text || res.statusText, data);
   }
   return new ApiError(res.status, text || res.statusText, data);
 }
@@ -30,27 +51,32 @@ export function serverMessage(error: unknown): string | undefined {
 /** GETs JSON from our API; throws ApiError on a non-OK answer. */
 export async function getJson<T>(path: string): Promise<T> {
   const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await errorOf(res, path);
   return await res.json() as T;
 }
 
 /** GETs JSON with the total count header (paginated lists). */
 export async function getPage<T>(path: string): Promise<{ items: T[]; total: number }> {
   const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await errorOf(res, path);
   const items = await res.json() as T[];
   return { items, total: Number(res.headers.get("x-total-count") ?? items.length) };
 }
 
 /** POSTs JSON (the server also requires our Origin, which the browser sends). */
-export async function postJson<T>(path: string, body?: unknown): Promise<T> {
+export function postJson<T>(path: string, body?: unknown): Promise<T> {
+  return sendJson<T>("POST", path, body);
+}
+
+/** Sends JSON with any method; throws ApiError on a non-OK answer. */
+export async function sendJson<T>(method: "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
-    method: "POST",
+    method,
     credentials: "same-origin",
     headers: { "content-type": "application/json", accept: "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  if (!res.ok) throw await errorOf(res);
+  if (!res.ok) throw await errorOf(res, path);
   return await res.json() as T;
 }
 
@@ -81,6 +107,8 @@ export interface PeriodSummary {
   start: string;
   end: string;
   uniqueVisitors: number;
+  /** uniqueVisitors is an upper bound (over 62 days, or purged days): docs/UNIQUE_VISITORS.md. */
+  approximate: boolean;
   visits: number;
   clicks: number;
   conversions: number;

@@ -1,5 +1,15 @@
 import { format, parseISO } from "date-fns";
 import { ptBR } from "date-fns/locale/pt-BR";
+import { localStamp, todayIn } from "../../shared/analytics.ts";
+
+// The server counts days in ANALYTICS_TZ, so the dashboard shows instants and "today" in that zone too, not
+// the browser's (a lead at 23:30 in São Paulo belongs to that day wherever the administrator is).
+let timeZone = "America/Sao_Paulo";
+
+/** Sets the zone every date of the dashboard is shown in (the page's config, at boot). */
+export function setAnalyticsTimeZone(zone: string): void {
+  timeZone = zone;
+}
 
 const integer = new Intl.NumberFormat("pt-BR");
 const oneDecimal = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -29,14 +39,14 @@ export function formatShortDay(day: string): string {
   return format(parseISO(day), "dd/MM", { locale: ptBR });
 }
 
-/** A submission instant as dd/MM/yyyy 'às' HH:mm. */
+/** A submission instant as dd/MM/yyyy 'às' HH:mm in the analytics time zone. */
 export function formatSubmitted(iso: string): string {
-  return format(parseISO(iso), "dd/MM/yyyy 'às' HH:mm", { locale: ptBR });
+  return localStamp(iso, timeZone, " às ");
 }
 
-/** Today's date in the browser, yyyy-MM-dd. */
+/** Today's date in the analytics time zone, yyyy-MM-dd. */
 export function today(): string {
-  return format(new Date(), "yyyy-MM-dd");
+  return todayIn(timeZone);
 }
 
 // Bidi controls (embeddings, overrides, isolates, marks) make typed text display in another order:

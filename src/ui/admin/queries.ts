@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import {
   type DailyCount,
   getJson,
@@ -47,20 +47,39 @@ export function useDailySeries(p: Period) {
   });
 }
 
-export function useLeads(p: Period, search: string, page: number, pageSize: number) {
+/** What narrows and orders the lead list (and its CSV export). */
+export interface LeadFilters {
+  search: string;
+  /** A plan value, or "" for every plan. */
+  plan: string;
+  /** An exact UTM source, or "" for any. */
+  utmSource: string;
+  sort: "newest" | "oldest";
+}
+
+/** The lead list's query string for a period and filters (pagination aside). */
+export function leadParams(p: Period, f: LeadFilters): URLSearchParams {
+  const q = new URLSearchParams({ startDate: p.start, endDate: p.end });
+  if (f.search) q.set("q", f.search);
+  if (f.plan) q.set("plan", f.plan);
+  if (f.utmSource) q.set("utmSource", f.utmSource);
+  if (f.sort === "oldest") q.set("sort", "oldest");
+  return q;
+}
+
+export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize: number) {
   return useQuery({
-    queryKey: ["leads", p.start, p.end, search, page, pageSize],
+    queryKey: ["leads", p.start, p.end, filters, page, pageSize],
     queryFn: () => {
-      const q = new URLSearchParams({
-        startDate: p.start,
-        endDate: p.end,
-        limit: String(pageSize),
-        offset: String(page * pageSize),
-      });
-      if (search) q.set("q", search);
+      const q = leadParams(p, filters);
+      q.set("limit", String(pageSize));
+      q.set("offset", String(page * pageSize));
       return getPage<Lead>(`/api/leads?${q}`);
     },
-    placeholderData: keepPreviousData,
+    // While another page or search of the same period loads, its current page stays on screen (marked
+    // busy); another period never shows this one's leads.
+    placeholderData: (previous, query) =>
+      query && query.queryKey[1] === p.start && query.queryKey[2] === p.end ? previous : undefined,
   });
 }
 

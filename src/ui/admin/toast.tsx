@@ -76,6 +76,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 ? { transform: `translateX(${dragX}px)`, opacity: Math.max(0.2, 1 - dragX / 200) }
                 : undefined}
               onPointerDown={(e) => {
+                // The × button takes its own clicks: capturing the pointer here would retarget them to the toast.
+                if ((e.target as Element).closest(".toast-close")) return;
                 start.current = e.clientX;
                 e.currentTarget.setPointerCapture?.(e.pointerId);
               }}
