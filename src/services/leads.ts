@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import { insertLead, leadIdByKey, type PlanValue } from "../db/leads.ts";
 import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
+import { queueLeadDeliveries } from "./lead_delivery.ts";
 
 export interface LeadInput {
   name: string;
@@ -32,8 +33,8 @@ export function planValue(label: string): PlanValue {
 }
 
 /**
- * Stores a lead and, when the browser asked for it, its Meta `Lead` event, in one transaction: the lead
- * is committed before the caller answers. A re-send with the same idempotency key returns the first id.
+ * Stores a lead, its deliveries to the sales team's destinations and, when the browser asked for it, its
+ * Meta `Lead` event, in one transaction: the lead is committed before the caller answers. A re-send with the same idempotency key returns the first id.
  */
 export async function saveLead(
   db: Db,
@@ -56,6 +57,7 @@ export async function saveLead(
       submittedAt: context.now,
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
+    await queueLeadDeliveries(tx, config, id, context.now);
     if (input.eventId) {
       await queueMetaEvent(
         tx,
