@@ -23,7 +23,6 @@ import {
 import { log } from "../server/log.ts";
 import {
   configSecrets,
-  DELIVERY_TIMEOUT_MS,
   enabledDestinations,
   httpSender,
   redact,
@@ -36,8 +35,9 @@ import { backoffMs, type Poller, startPoller } from "./outbox.ts";
 /** Transient failures are retried for this long (from the lead's arrival or the last "Reenviar"). */
 export const DELIVERY_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
 const BATCH = 25;
-// Longer than a whole batch could take at the timeout, so no lease ends while its row is still being sent.
-const LEASE_MS = (BATCH + 2) * DELIVERY_TIMEOUT_MS * 3;
+// Longer than a whole batch can take (25 e-mails at their 30 s limit: 12.5 min), so no lease ends while its
+// row is still being sent.
+const LEASE_MS = 15 * 60_000;
 
 /** Queues the new lead for every configured destination (call inside the lead's transaction). */
 export async function queueLeadDeliveries(db: Queryable, config: Config, leadId: number, now: Date) {
