@@ -150,19 +150,26 @@ export async function markAttemptFailed(
   );
 }
 
-/** Gives claimed deliveries back untried (their destination is down), due again at `nextAttemptAt`. */
-export async function releaseDeliveries(
+/**
+ * Pushes every delivery of the destination that would be due before `nextAttemptAt` to then: the rows this
+ * worker claimed and did not try (their lease ends), and the unclaimed ones. Returns how many.
+ */
+export async function holdDestination(
   db: Queryable,
-  ids: number[],
+  destination: Destination,
   token: string,
   nextAttemptAt: Date,
-): Promise<void> {
-  if (!ids.length) return;
-  await db.query(
-    `update lead_deliveries set lease_token = null, next_attempt_at = $3
-     where id = any($1::bigint[]) and lease_token = $2`,
-    [ids, token, nextAttemptAt],
+): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `with held as (
+       update lead_deliveries set lease_token = null, next_attempt_at = $3
+        where destination = $1 and status = 'pending'
+          and (lease_token = $2 or (lease_token is null and next_attempt_at < $3))
+       returning 1)
+     select count(*)::int as n from held`,
+    [destination, token, nextAttemptAt],
   );
+  return rows[0].n;
 }
 
 /**

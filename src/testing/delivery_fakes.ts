@@ -15,6 +15,8 @@ export interface FakeDestination<T> {
   /** Every request or message that reached the fake, accepted or not. */
   hits: number;
   mode: FakeMode;
+  /** HTTP fakes: a request whose body this matches gets a 500 whatever the mode (a lead the receiver chokes on). */
+  chokesOn?: (body: string) => boolean;
   down(): Promise<void>;
   up(): Promise<void> | void;
 }
@@ -42,7 +44,9 @@ function httpFake<T>(
       server = Deno.serve({ port: fake.port, hostname: "127.0.0.1", onListen() {} }, async (req) => {
         fake.hits++;
         const body = await req.text();
-        if (fake.mode === "500") return Response.json({ error: "temporarily broken" }, { status: 500 });
+        if (fake.mode === "500" || fake.chokesOn?.(body)) {
+          return Response.json({ error: "temporarily broken" }, { status: 500 });
+        }
         if (fake.mode === "400") return Response.json({ error: "invalid value for field" }, { status: 400 });
         if (new URL(req.url).pathname !== path) return new Response("not found", { status: 404 });
         const answer = handle(req, body, fake);
