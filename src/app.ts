@@ -16,6 +16,7 @@ import { trackingApi } from "./routes/api/tracking.ts";
 import { metaApi } from "./routes/api/meta.ts";
 import { dashboardApi } from "./routes/api/dashboard.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
+import { deliveriesApi } from "./routes/api/deliveries.ts";
 import { benchCeilings } from "./routes/bench.ts";
 
 /**
@@ -50,6 +51,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
   app.route("/", dashboardApi);
   app.route("/", lgpdApi);
+  app.route("/", deliveriesApi);
   // An API path that exists under other methods answers 405 with Allow; any other path 404.
   app.all("/api/*", (c) => {
     const allow = allowedMethods(app, c.req.path);

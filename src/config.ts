@@ -81,9 +81,85 @@ const schema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  // Lead delivery to the sales team (services/lead_delivery.ts): each destination is on when its variables
+  // are set; a destination with some of them set and others missing stops the start (see DESTINATION_VARS).
+  LEAD_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),
+  LEAD_WEBHOOK_SECRET: z.string().regex(
+    /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/,
+    "must be whsec_ followed by at least 24 random bytes in base64 (Standard Webhooks)",
+  ).optional(),
+  PIPEFY_TOKEN: optional,
+  PIPEFY_PIPE_ID: z.string().regex(/^\d{1,20}$/, "must be the numeric pipe id").optional(),
+  PIPEFY_FIELDS: z.string().transform(parsePipefyFields).optional(),
+  PIPEFY_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.pipefy.com/graphql"),
+  TRELLO_KEY: optional,
+  TRELLO_TOKEN: optional,
+  TRELLO_LIST_ID: z.string().regex(/^[0-9a-f]{24}$/, "must be the list's 24-character id").optional(),
+  TRELLO_DUE_HOURS: z.coerce.number().int().min(1).max(24 * 60).optional(),
+  TRELLO_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.trello.com"),
+  SMTP_URL: z.string().regex(/^smtps?:\/\/[^/\s]+/, "must look like smtp://user:pass@host:587 or smtps://…")
+    .optional(),
+  LEAD_NOTIFY_TO: z.string().transform(parseAddressList).optional(),
+  LEAD_NOTIFY_FROM: z.string().trim().regex(
+    /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
+    "must be an address, or a name and <address>",
+  ).optional(),
   // `deno task bench` only: adds the two same-process ceiling routes under /__bench/. Never set in production.
   BENCH_CEILINGS: flag.default(false),
+}).superRefine((v, ctx) => {
+  // A destination is all or nothing: half a configuration would silently drop the sales team's leads.
+  for (const [name, vars] of Object.entries(DESTINATION_VARS)) {
+    const set = vars.filter((key) => v[key] !== undefined);
+    if (set.length === 0 || set.length === vars.length) continue;
+    for (const key of vars.filter((k) => v[k] === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `required for ${name} (${set.join(", ")} is set)`,
+      });
+    }
+  }
 });
+
+/** The variables each lead destination needs, all together; optional extras (URLs, due date) are not listed. */
+export const DESTINATION_VARS = {
+  webhook: ["LEAD_WEBHOOK_URL", "LEAD_WEBHOOK_SECRET"],
+  pipefy: ["PIPEFY_TOKEN", "PIPEFY_PIPE_ID", "PIPEFY_FIELDS"],
+  trello: ["TRELLO_KEY", "TRELLO_TOKEN", "TRELLO_LIST_ID"],
+  email: ["SMTP_URL", "LEAD_NOTIFY_TO", "LEAD_NOTIFY_FROM"],
+} as const;
+
+/** The lead facts a Pipefy start-form field can receive. */
+export const PIPEFY_FIELD_KEYS = ["name", "email", "whatsapp", "plan", "origin"] as const;
+export type PipefyFieldKey = typeof PIPEFY_FIELD_KEYS[number];
+
+/** `name:field_id,email:field_id,…` -> map; `name` is required, the others optional. */
+function parsePipefyFields(raw: string, ctx: z.RefinementCtx): Partial<Record<PipefyFieldKey, string>> {
+  const map: Partial<Record<PipefyFieldKey, string>> = {};
+  for (const pair of raw.split(",").map((p) => p.trim()).filter(Boolean)) {
+    const [key, id] = pair.split(":").map((p) => p.trim());
+    if (!(PIPEFY_FIELD_KEYS as readonly string[]).includes(key) || !id || !/^[\w-]{1,100}$/.test(id)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${pair}": write key:field_id with a key among ${PIPEFY_FIELD_KEYS.join(", ")}`,
+      });
+      return z.NEVER;
+    }
+    map[key as PipefyFieldKey] = id;
+  }
+  if (!map.name) ctx.addIssue({ code: "custom", message: "must map name (e.g. name:nome_do_lead)" });
+  return map;
+}
+
+/** Comma-separated e-mail addresses, at least one. */
+function parseAddressList(raw: string, ctx: z.RefinementCtx): string[] {
+  const list = raw.split(",").map((a) => a.trim()).filter(Boolean);
+  const bad = list.filter((a) => !/^[^\s@<>,]+@[^\s@<>,]+$/.test(a));
+  if (!list.length || bad.length) {
+    ctx.addIssue({ code: "custom", message: "must be one or more e-mail addresses separated by commas" });
+  }
+  return list;
+}
 
 export type Config = Omit<z.output<typeof schema>, "PUBLIC_ORIGIN"> & { PUBLIC_ORIGIN: string };
 

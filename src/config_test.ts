@@ -84,3 +84,48 @@ Deno.test("config: CSP_EXTRA_SOURCES refuses anything but named https origins, n
     );
   }
 });
+
+Deno.test("config: a half-configured lead destination stops the start, naming what is missing", () => {
+  const message = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+      return "";
+    } catch (error) {
+      assert.ok(error instanceof ConfigError);
+      return error.message;
+    }
+  };
+  assert.match(
+    message({ LEAD_WEBHOOK_URL: "https://crm.example/hook" }),
+    /LEAD_WEBHOOK_SECRET: required for webhook/,
+  );
+  const pipefy = message({ PIPEFY_TOKEN: "t0ken" });
+  assert.match(pipefy, /PIPEFY_PIPE_ID: required for pipefy \(PIPEFY_TOKEN is set\)/);
+  assert.match(pipefy, /PIPEFY_FIELDS: required for pipefy/);
+  assert.match(message({ TRELLO_LIST_ID: "5f1e0c0ffee0c0ffee0c0ffe" }), /TRELLO_KEY: .*\n.*TRELLO_TOKEN: /);
+  assert.match(
+    message({ SMTP_URL: "smtp://mail:25", LEAD_NOTIFY_TO: "a@b.co" }),
+    /LEAD_NOTIFY_FROM: required for email/,
+  );
+  assert.match(message({ LEAD_WEBHOOK_SECRET: "abc" }), /LEAD_WEBHOOK_SECRET: must be whsec_/);
+  assert.match(message({ PIPEFY_FIELDS: "email:e_mail" }), /PIPEFY_FIELDS: must map name/);
+  assert.match(
+    message({ LEAD_NOTIFY_TO: "vendas@x.com, nope" }),
+    /LEAD_NOTIFY_TO: must be one or more e-mail/,
+  );
+});
+
+Deno.test("config: a complete destination is accepted and parsed", () => {
+  const c = loadConfig({
+    PIPEFY_TOKEN: "t0ken",
+    PIPEFY_PIPE_ID: "301234567",
+    PIPEFY_FIELDS: "name:nome, origin:origem",
+    SMTP_URL: "smtps://vendas:s3nha@smtp.example.com:465",
+    LEAD_NOTIFY_TO: "vendas@zapflow.com.br, dono@zapflow.com.br",
+    LEAD_NOTIFY_FROM: "ZapFlow <site@zapflow.com.br>",
+  });
+  assert.deepEqual(c.PIPEFY_FIELDS, { name: "nome", origin: "origem" });
+  assert.deepEqual(c.LEAD_NOTIFY_TO, ["vendas@zapflow.com.br", "dono@zapflow.com.br"]);
+  assert.equal(c.PIPEFY_API_URL, "https://api.pipefy.com/graphql");
+  assert.equal(c.TRELLO_API_URL, "https://api.trello.com");
+});

@@ -11,6 +11,7 @@ import { loadLocales } from "./server/locales.ts";
 import { log, setLogLevel } from "./server/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startMetaWorker } from "./services/meta.ts";
+import { startLeadDeliveryWorker } from "./services/lead_delivery.ts";
 import { startRetention } from "./services/retention.ts";
 import { startRollups } from "./services/rollups.ts";
 import { closeTracking } from "./services/tracking.ts";
@@ -98,6 +99,8 @@ server.finished.catch((error) => {
 
 // Delivers queued Meta events in the background (a no-op without pixel id and token).
 const metaWorker = startMetaWorker(db, config);
+// Delivers new leads to the configured destinations (webhook, Pipefy, Trello, e-mail); a no-op without any.
+const leadWorker = startLeadDeliveryWorker(db, config);
 // Roll-ups and purges (RETENTION_DAYS), hourly; with several instances only the lock holder works.
 const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
 // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
@@ -147,6 +150,7 @@ async function shutdown(signal: string) {
   }
   await closeTracking(db); // writes any tracking batch still queued before the database closes
   await metaWorker.stop(); // lets a delivery in progress record its outcome
+  await leadWorker.stop();
   await retention.stop(); // lets a run in progress commit
   await rollups.stop();
   await db.close();

@@ -5,6 +5,7 @@ import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
 import { planPrice } from "../site.ts";
 import { LEAD_OUTBOX_MAX_AGE_MS, SUBMITTED_AT_MAX_SKEW_MS } from "../shared/leads.ts";
+import { queueLeadDeliveries } from "./lead_delivery.ts";
 
 export interface LeadInput {
   name: string;
@@ -32,7 +33,7 @@ export interface LeadInput {
  * wrong clock must not cost a lead; it only loses the original time. A time slightly ahead counts as now.
  */
 export function submissionTime(claimed: number | null, now: Date): Date {
-  if (claimed === null) return now;
+  if (claimed == null) return now;
   const at = now.getTime();
   if (claimed > at + SUBMITTED_AT_MAX_SKEW_MS || claimed < at - LEAD_OUTBOX_MAX_AGE_MS) return now;
   return new Date(Math.min(claimed, at));
@@ -88,8 +89,9 @@ export async function leadEventOf(db: Queryable, eventId: string, eventSourceUrl
 }
 
 /**
- * Stores a lead and, when the browser asked for it, its Meta `Lead` event, in one transaction: the lead
- * is committed before the caller answers. A re-send with the same idempotency key returns the first id.
+ * Stores a lead, its deliveries to the sales team's destinations and, when the browser asked for it, its
+ * Meta `Lead` event, in one transaction: the lead is committed before the caller answers. A re-send with the
+ * same idempotency key returns the first id.
  */
 export async function saveLead(
   db: Db,
@@ -114,6 +116,7 @@ export async function saveLead(
       eventId: input.eventId,
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
+    await queueLeadDeliveries(tx, config, id, context.now);
     if (input.eventId) {
       await queueMetaEvent(
         tx,

@@ -1,5 +1,6 @@
 // LGPD data-subject requests (Lei 13.709/2018, art. 18): find a person's leads by e-mail or phone, give
-// them a copy, erase them for good — including the Meta events queued or kept for those leads.
+// them a copy, erase them for good — including the Meta events queued or kept for those leads, and their
+// deliveries to the sales team's destinations (lead_deliveries rows go with the lead: on delete cascade).
 import type { Db } from "../db/client.ts";
 import {
   deleteLeadsById,

@@ -13,6 +13,7 @@ import {
   rescheduleMetaEvent,
 } from "../db/meta_outbox.ts";
 import { log } from "../server/log.ts";
+import { backoffMs, type Poller, startPoller } from "./outbox.ts";
 import { buildServerEvent, type EventInput, type MetaClient } from "./meta_event.ts";
 
 export const META_BATCH_MAX = 1000;
@@ -24,8 +25,6 @@ export const META_TIMEOUT_MS = 1500;
  */
 export const META_RETRY_WINDOW_MS = 6 * 24 * 60 * 60 * 1000;
 const LEASE_MS = 60_000;
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_CAP_MS = 60 * 60 * 1000;
 const TRANSIENT_CODES = new Set([1, 2, 4, 17, 341, 613]);
 
 type MetaConfig = Pick<
@@ -49,12 +48,6 @@ export async function queueMetaEvent(
   if (!metaEnabled(config)) return false;
   const event = await buildServerEvent(input, client, now);
   return await enqueueMetaEvent(db, input.eventId, input.eventName, { ...event }, now);
-}
-
-/** Delay before retry number `attempt` (1-based): exponential with full jitter, capped at one hour. */
-export function backoffMs(attempt: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** Math.min(attempt, 30));
-  return Math.round(ceiling / 2 + random() * ceiling / 2);
 }
 
 type Outcome = { kind: "sent" } | { kind: "transient"; error: string } | { kind: "invalid"; error: string };
@@ -185,10 +178,7 @@ async function deliverBatch(
   log.warn("meta delivery failed, will retry", { events: rows.length, error: outcome.error });
 }
 
-export interface MetaWorker {
-  /** Stops polling and waits for a delivery in progress to finish. */
-  stop(): Promise<void>;
-}
+export type MetaWorker = Poller;
 
 /** Polls the outbox every `intervalMs` until stopped. Several instances may run side by side. */
 export function startMetaWorker(
@@ -196,23 +186,11 @@ export function startMetaWorker(
   config: MetaConfig,
   options: { now?: () => Date; intervalMs?: number } = {},
 ): MetaWorker {
-  let stopped = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const interval = options.intervalMs ?? 2000;
-  const tick = () => {
-    running = deliverDueMetaEvents(db, config, { now: options.now ?? (() => new Date()) })
-      .then(() => {}, (error) => log.error("meta worker error", { error: String(error?.message ?? error) }))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, interval);
-      });
-  };
-  if (metaEnabled(config)) timer = setTimeout(tick, interval);
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  if (!metaEnabled(config)) return { stop: () => Promise.resolve() };
+  const now = options.now ?? (() => new Date());
+  return startPoller(
+    "meta worker",
+    () => deliverDueMetaEvents(db, config, { now }),
+    options.intervalMs ?? 2000,
+  );
 }

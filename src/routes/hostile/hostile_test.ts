@@ -10,6 +10,7 @@ import { BODY_CASES } from "./cases_bodies.ts";
 import { AUTH_CASES } from "./cases_auth.ts";
 import { ADMIN_CASES } from "./cases_admin.ts";
 import { SITE_CASES } from "./cases_site.ts";
+import { DELIVERY_CASES } from "./cases_deliveries.ts";
 
 export const CASES: HostileCase[] = [
   ...PUBLIC_CASES,
@@ -17,6 +18,7 @@ export const CASES: HostileCase[] = [
   ...AUTH_CASES,
   ...ADMIN_CASES,
   ...SITE_CASES,
+  ...DELIVERY_CASES,
 ];
 const MIN_CASES = 60;
 

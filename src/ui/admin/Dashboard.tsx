@@ -12,6 +12,7 @@ import { LeadList } from "./LeadList.tsx";
 import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
+import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import type { Period } from "./queries.ts";
 
 /** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
@@ -81,6 +82,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
         </div>
         <ChartSection period={period} />
         <LeadList period={period} />
+        <DestinationsPanel />
         <Rankings period={period} />
         <ConversionTable period={period} />
         <LgpdPanel />

@@ -3,6 +3,7 @@ import { Card, LoadError } from "./Card.tsx";
 import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts";
 import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
 import type { Lead } from "./api.ts";
+import { LeadDeliveries } from "./LeadDeliveries.tsx";
 
 const PAGE_SIZE = 25;
 const PLAN_NAMES: Record<string, string> = {
@@ -39,6 +40,7 @@ function LeadCard({ lead }: { lead: Lead }) {
           ))}
         </p>
       )}
+      <LeadDeliveries leadId={lead.id} />
     </li>
   );
 }

@@ -1,0 +1,154 @@
+// A lead's way to the sales team as people see it: a visitor submits the pricing form, the administrator
+// watches each destination turn "Entregue", a stopped destination show "Falhou", and "Reenviar" deliver it
+// once it is back. The visitor's redirect keeps its 800 ms with every destination down.
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
+import { land, planButton, visitor, waitFor } from "./visitor.ts";
+import { bootstrapAdmin } from "../src/services/auth.ts";
+import { startLeadDeliveryWorker } from "../src/services/lead_delivery.ts";
+import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../src/testing/delivery_fakes.ts";
+
+const EMAIL = "dono@zapflow.com.br";
+const PASSWORD = "senha-forte-123";
+const SECRET = "whsec_" + btoa("0123456789abcdef0123456789abcdef");
+const DESTINATIONS = ["webhook", "pipefy", "trello", "email"] as const;
+const SHOTS = new URL("screenshots/", import.meta.url);
+await Deno.mkdir(SHOTS, { recursive: true });
+
+/** Submits the Pro plan's form; returns the ms between the saved lead's answer and the checkout redirect. */
+async function submitLead(server: Served, name: string): Promise<number> {
+  const v = await visitor(server);
+  try {
+    await land(v.page, v.base + "/pt-br/?utm_source=google&utm_campaign=black-friday&utm_medium=cpc");
+    await planButton(v.page, "Pro").click();
+    const dialog = v.page.getByRole("dialog");
+    await dialog.getByLabel("Nome").fill(name);
+    await dialog.getByLabel("E-mail").fill(`${name.split(" ")[0].toLowerCase()}@empresa.com.br`);
+    await dialog.getByLabel("WhatsApp").fill("(11) 98765-4321");
+    const saved = v.page.waitForResponse((r) => r.url().endsWith("/api/leads"));
+    await dialog.getByRole("button", { name: "Continuar" }).click();
+    const res = await saved;
+    assert.equal(res.status(), 201);
+    await res.finished();
+    // When the browser had the answer (its own timing), not when this busy test process noticed it.
+    const timing = res.request().timing();
+    const savedAt = timing.startTime + timing.responseEnd;
+    await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0, 10_000);
+    assert.equal(v.errors.length, 0, v.errors.join("\n"));
+    return Math.round(v.external[0].at - savedAt);
+  } finally {
+    await v.context.close();
+  }
+}
+
+function delivery(page: Page, lead: string, destination: string) {
+  return page.locator(".lead", { hasText: lead }).getByTestId(`delivery-${destination}`);
+}
+
+async function expectStatus(page: Page, lead: string, destination: string, status: string) {
+  await delivery(page, lead, destination).locator(".delivery-status", { hasText: status }).waitFor({
+    timeout: 20_000,
+  });
+}
+
+browserTest(
+  "lead deliveries: Entregue for each destination; a stopped one shows Falhou, Reenviar delivers it; redirect unchanged",
+  async () => {
+    const fakes = {
+      webhook: fakeWebhook(SECRET),
+      pipefy: fakePipefy("pipefy-token-abc123"),
+      trello: fakeTrello("trello-key-0123", "trello-token-4567"),
+      email: await fakeSmtp(),
+    };
+    const server = await serveApp({
+      LEAD_WEBHOOK_URL: `${fakes.webhook.url}/hooks/leads`,
+      LEAD_WEBHOOK_SECRET: SECRET,
+      PIPEFY_TOKEN: "pipefy-token-abc123",
+      PIPEFY_PIPE_ID: "301234567",
+      PIPEFY_FIELDS: "name:nome,email:e_mail,whatsapp:whatsapp,plan:plano,origin:origem",
+      PIPEFY_API_URL: `${fakes.pipefy.url}/graphql`,
+      TRELLO_KEY: "trello-key-0123",
+      TRELLO_TOKEN: "trello-token-4567",
+      TRELLO_LIST_ID: "5f1e0c0ffee0c0ffee0c0ffe",
+      TRELLO_API_URL: fakes.trello.url,
+      SMTP_URL: `smtp://vendas:smtp-pass-999@127.0.0.1:${fakes.email.port}`,
+      LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
+      LEAD_NOTIFY_FROM: "ZapFlow <site@zapflow.com.br>",
+    });
+    const worker = startLeadDeliveryWorker(server.db, server.deps.config, { intervalMs: 250 });
+    await bootstrapAdmin(server.db, EMAIL, PASSWORD);
+    const admin = await openPage(server.baseUrl);
+    try {
+      const upDelay = await submitLead(server, "Maria Souza");
+
+      const page = admin.page;
+      await page.goto(server.baseUrl + "/pt-br/admin");
+      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
+      await page.getByRole("button", { name: "Entrar" }).click();
+      await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 10_000 });
+      for (const d of DESTINATIONS) await expectStatus(page, "Maria Souza", d, "Entregue");
+      assert.match(
+        await delivery(page, "Maria Souza", "email").innerText(),
+        /Entregue\s+\d\d\/\d\d às \d\d:\d\d/,
+      );
+
+      // Trello goes away; the next lead reaches the other three and shows Trello's failure and why.
+      await fakes.trello.down();
+      await submitLead(server, "João Lima");
+      await page.getByRole("button", { name: "Atualizar" }).click();
+      for (const d of ["webhook", "pipefy", "email"]) await expectStatus(page, "João Lima", d, "Entregue");
+      await expectStatus(page, "João Lima", "trello", "Falhou");
+      assert.match(await delivery(page, "João Lima", "trello").innerText(), /conexão recusada/);
+      await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-1366.png", SHOTS).pathname });
+
+      await fakes.trello.up();
+      await delivery(page, "João Lima", "trello").getByRole("button", { name: "Reenviar" }).click();
+      await expectStatus(page, "João Lima", "trello", "Entregue");
+      assert.equal(await delivery(page, "João Lima", "trello").getByRole("button").count(), 0);
+      for (const d of DESTINATIONS) assert.equal(fakes[d].received.length, 2, `${d}: one per lead`);
+
+      // The destinations panel: each configured one, its last success, and not one secret on the page.
+      await page.getByRole("button", { name: "Atualizar" }).click();
+      const panel = page.locator("#destinos");
+      await panel.getByTestId("destination-trello").getByText(/Última falha: .* — conexão recusada/)
+        .waitFor();
+      assert.equal(await panel.locator(".destination").count(), 4);
+      const html = await page.content();
+      for (
+        const secret of [
+          "pipefy-token-abc123",
+          "trello-key-0123",
+          "trello-token-4567",
+          "smtp-pass-999",
+          "0123456789abcdef",
+        ]
+      ) {
+        assert.ok(!html.includes(secret), `${secret} on the page`);
+      }
+      await page.setViewportSize({ width: 390, height: 900 });
+      await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-390.png", SHOTS).pathname });
+      await panel.screenshot({ path: new URL("lead-destinations-390.png", SHOTS).pathname });
+
+      // Every destination down: the visitor's redirect still comes 800 ms after the saved lead.
+      for (const fake of Object.values(fakes)) await fake.down();
+      const downDelay = await submitLead(server, "Ana Prado");
+      console.log(
+        `redirect after a saved lead: ${upDelay} ms with every destination up, ${downDelay} ms with every ` +
+          `destination down (load ${
+            (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ")
+          })`,
+      );
+      assert.ok(downDelay >= 700 && downDelay < 2000, `redirect came after ${downDelay} ms`);
+      await page.getByRole("button", { name: "Atualizar" }).click();
+      await expectStatus(page, "Ana Prado", "webhook", "Falhou");
+      assert.deepEqual(admin.problems.consoleErrors, []);
+    } finally {
+      await admin.close();
+      await worker.stop();
+      for (const fake of Object.values(fakes)) await fake.down();
+      await server.close();
+    }
+  },
+);

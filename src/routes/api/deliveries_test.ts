@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { appTest, TEST_ORIGIN, type TestApp } from "../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+
+// Destinations that are configured but never reached in these tests (nothing listens on port 9).
+const ENV = {
+  LEAD_WEBHOOK_URL: "http://127.0.0.1:9/hooks/leads?token=url-secret-777",
+  LEAD_WEBHOOK_SECRET: "whsec_" + btoa("0123456789abcdef0123456789abcdef"),
+  TRELLO_KEY: "trello-key-0123",
+  TRELLO_TOKEN: "trello-token-4567",
+  TRELLO_LIST_ID: "5f1e0c0ffee0c0ffee0c0ffe",
+  TRELLO_API_URL: "http://127.0.0.1:9",
+};
+const SECRETS = ["url-secret-777", "0123456789abcdef", "trello-key-0123", "trello-token-4567", "127.0.0.1:9"];
+
+async function lead(t: TestApp, n: number): Promise<number> {
+  const res = await t.postJson("/api/leads", {
+    name: `Maria ${n}`,
+    email: `maria${n}@example.com`,
+    whatsapp: "(11) 98765-4321",
+    plan: "Pro",
+  });
+  assert.equal(res.status, 201);
+  return (await res.json()).id;
+}
+
+function resend(t: TestApp, cookie: string, body: unknown, headers: Record<string, string> = {}) {
+  return t.request("/api/admin/deliveries/resend", {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json", origin: TEST_ORIGIN, cookie, ...headers },
+  });
+}
+
+appTest("deliveries: a new lead shows one pending delivery per configured destination", async (t) => {
+  const id = await lead(t, 1);
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const res = await getAs(t, cookie, `/api/admin/deliveries?leads=${id},999`);
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  const { deliveries } = await res.json();
+  assert.deepEqual(
+    deliveries.map((d: { destination: string; status: string }) => [d.destination, d.status]),
+    [
+      ["trello", "pending"],
+      ["webhook", "pending"],
+    ],
+  );
+  const panel = await getAs(t, cookie, "/api/admin/destinations");
+  const text = await panel.text();
+  assert.deepEqual(JSON.parse(text).destinations.map((d: { destination: string }) => d.destination), [
+    "webhook",
+    "trello",
+  ]);
+  for (const secret of SECRETS) assert.ok(!text.includes(secret), `${secret} in the panel's answer`);
+}, { env: ENV });
+
+appTest("deliveries: admin only, ids checked, and Reenviar needs same-origin JSON", async (t) => {
+  const id = await lead(t, 2);
+  assert.equal((await t.request(`/api/admin/deliveries?leads=${id}`)).status, 401);
+  assert.equal((await t.request("/api/admin/destinations")).status, 401);
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const bad = await getAs(t, cookie, "/api/admin/deliveries?leads=1,abc");
+  assert.equal(bad.status, 400);
+  assert.match((await bad.json()).fields.leads, /lead ids separated by commas/);
+  const wrong = await resend(t, cookie, { leadId: id, destination: "fax" });
+  assert.equal(wrong.status, 400);
+  assert.ok((await wrong.json()).fields.destination);
+  assert.equal(
+    (await resend(t, cookie, { leadId: id, destination: "trello" }, { origin: "https://evil.example" }))
+      .status,
+    403,
+  );
+  const ok = await resend(t, cookie, { leadId: id, destination: "trello" });
+  assert.equal(ok.status, 200);
+  assert.deepEqual(await ok.json(), { success: true, message: "Reenvio agendado" });
+  await t.db.query("update lead_deliveries set status = 'delivered' where lead_id = $1", [id]);
+  const again = await resend(t, cookie, { leadId: id, destination: "trello" });
+  assert.equal(again.status, 409);
+  assert.equal((await again.json()).success, false);
+  assert.equal((await resend(t, cookie, { leadId: id, destination: "email" })).status, 409, "not configured");
+}, { env: ENV });
+
+appTest("deliveries: the LGPD erase takes the person's deliveries with the lead", async (t) => {
+  const id = await lead(t, 3);
+  await lead(t, 4);
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const res = await t.request("/api/admin/lgpd/leads", {
+    method: "DELETE",
+    body: JSON.stringify({ ids: [id] }),
+    headers: { "content-type": "application/json", origin: TEST_ORIGIN, cookie },
+  });
+  assert.equal(res.status, 200);
+  const left = await t.db.query<{ lead_id: number }>("select lead_id from lead_deliveries");
+  assert.equal(left.length, 2);
+  assert.ok(left.every((r) => Number(r.lead_id) !== id));
+}, { env: ENV });
