@@ -86,6 +86,11 @@ export function fdBudgetFor(limits: { soft: number; open: number } | null): numb
 const ACCEPTS_BEFORE_YIELD = 64;
 /** How long after its headers a first request may still be waiting for its body before it can be shed. */
 const BODY_GRACE_MS = 100;
+/**
+ * A relay counts as idle only this long after its handler returned and its last answer bytes went by: the
+ * handler is done before its answer has been passed on, and cutting it then would cut the answer.
+ */
+const ANSWER_GRACE_MS = 250;
 const PRE_RELAY_CHUNK = 2 * 1024;
 const RELAY_CHUNK = 64 * 1024;
 const encoder = new TextEncoder();
@@ -222,20 +227,30 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
    * Frees descriptors for `need` more (and, for a new relay, room in the relays' share, so connections
    * still proving themselves always have some) by closing, in this order: connections whose partial
    * headers were read (oldest first), relays still owed their first body, idle kept-alive relays,
-   * connections not read yet, and requests running for longer than `sheddableAfterMs`. Legitimate requests
+   * connections not read yet, relays owed a body however recent (for a request that came whole), and
+   * requests running for longer than `sheddableAfterMs`. Legitimate requests
    * send their body with their headers and take milliseconds; a dripped body takes seconds.
    */
-  function makeRoom(need: number, keep: Client | undefined, forRelay: boolean): boolean {
+  function makeRoom(need: number, keep: Client | undefined, forRelay: boolean, closeUnread = true): boolean {
     const short = () => fdsInUse + need > limits.fdBudget;
     const relaysShort = () => forRelay && (relays + 1) * 3 > limits.fdBudget * RELAY_SHARE;
     if (!short() && !relaysShort()) return true;
     pressure("closing the connections that have proven least");
     const now = Date.now();
+    // A request that arrived whole (headers and body) has proven more than one still owed its body, even
+    // one relayed a moment ago: a flood of announced bodies must not shut out a plain GET.
+    const keepIsWhole = forRelay && keep !== undefined && keep.bodyOwed === 0;
     const order: [relay: boolean, pick: (c: Client) => boolean][] = [
       [false, (c) => c.firstByteAt > 0],
       [true, (c) => c.bodyOwed > 0 && now - c.relayedAt > BODY_GRACE_MS],
-      [true, (c) => c.inRequest === 0 && c.served > 0],
-      [false, () => true],
+      [
+        true,
+        (c) =>
+          c.inRequest === 0 && c.served > 0 &&
+          now - Math.max(c.phaseStart, c.lastUpstreamByte) > ANSWER_GRACE_MS,
+      ],
+      [false, () => closeUnread],
+      [true, (c) => keepIsWhole && c.bodyOwed > 0],
       [true, (c) => c.inRequest > 0 && now - c.requestStart > limits.sheddableAfterMs],
     ];
     for (const [relay, pick] of order) {
@@ -384,9 +399,14 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       const client = new Client(conn, conn.remoteAddr as Deno.NetAddr, Date.now());
       clients.add(client);
       fdsInUse += 1;
-      if (!makeRoom(0, client, false)) {
-        void refuse(client, ANSWER_503);
-        continue;
+      // Connections not read yet may be a fresh client's whose request is already waiting in the kernel: let
+      // the reads run once, so those that sent half a header show it and go first.
+      if (!makeRoom(0, client, false, false)) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (!makeRoom(0, client, false)) {
+          void refuse(client, ANSWER_503);
+          continue;
+        }
       }
       handle(client).catch(() => close(client));
     }

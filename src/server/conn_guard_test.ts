@@ -117,3 +117,30 @@ Deno.test("conn guard: past the descriptor budget, unproven connections make roo
     },
   );
 });
+
+Deno.test("conn guard: a request that came whole makes room among bodies just announced and not sent", async () => {
+  // Budget 60: relays may use 30 descriptors, 10 relays. 20 bodies announced within a few milliseconds, all
+  // inside the grace a real body gets to follow its headers: a plain GET must still get through (it used to
+  // get 503 when a flood of announced bodies had just filled the relays' share).
+  await withGuard(
+    { ...FAST, requestTimeoutMs: 10_000, fdBudget: 60 },
+    async (port, guard) => {
+      const drips = await Promise.all(Array.from({ length: 20 }, async () => {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"));
+        return conn;
+      }));
+      await sleep(10);
+      const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { client });
+        assert.equal(res.status, 200);
+        await res.body?.cancel();
+      } finally {
+        client.close();
+        for (const conn of drips) conn.close();
+      }
+      assert.ok(guard.stats().evicted >= 1, JSON.stringify(guard.stats()));
+    },
+  );
+});
