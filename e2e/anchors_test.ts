@@ -175,35 +175,46 @@ browserTest(
   "anchors: every anchor link lands its target just below the header, at every width and motion",
   async () => {
     const served = await serveApp();
-    const rows: string[] = [];
-    const wrong: string[] = [];
+    // The six width × motion combinations run side by side, each in its own browser context: most of a
+    // measurement is waiting for the page to settle, and the landing must hold on a busy machine too.
+    const runs = MOTIONS.flatMap((motion) => WIDTHS.map((viewport) => ({ motion, viewport })));
+    let settled: PromiseSettledResult<{ rows: string[]; wrong: string[] }>[];
     try {
-      for (const motion of MOTIONS) {
-        for (const viewport of WIDTHS) {
-          const context = await (await getBrowser()).newContext({
-            viewport,
-            reducedMotion: motion,
-            locale: "pt-BR",
-          });
-          const page = await context.newPage();
-          try {
-            for (const c of CASES) {
-              if (c.minWidth && viewport.width < c.minWidth) continue;
-              const offset = await land(page, served.baseUrl, c);
-              const motionName = motion === "reduce" ? "reduced" : "smooth";
-              rows.push(`| ${c.name} | ${c.kind} | ${viewport.width} | ${motionName} | ${offset} |`);
-              if (!(Math.abs(offset) <= TOLERANCE_PX)) {
-                wrong.push(`${c.name} at ${viewport.width} px, ${motionName}: ${offset} px off`);
-              }
+      // allSettled: the server stays up until every context is done, even when one fails.
+      settled = await Promise.allSettled(runs.map(async ({ motion, viewport }) => {
+        const rows: string[] = [];
+        const wrong: string[] = [];
+        const context = await (await getBrowser()).newContext({
+          viewport,
+          reducedMotion: motion,
+          locale: "pt-BR",
+        });
+        const page = await context.newPage();
+        try {
+          for (const c of CASES) {
+            if (c.minWidth && viewport.width < c.minWidth) continue;
+            const offset = await land(page, served.baseUrl, c);
+            const motionName = motion === "reduce" ? "reduced" : "smooth";
+            rows.push(`| ${c.name} | ${c.kind} | ${viewport.width} | ${motionName} | ${offset} |`);
+            if (!(Math.abs(offset) <= TOLERANCE_PX)) {
+              wrong.push(`${c.name} at ${viewport.width} px, ${motionName}: ${offset} px off`);
             }
-          } finally {
-            await context.close();
           }
+        } finally {
+          await context.close();
         }
-      }
+        return { rows, wrong };
+      }));
     } finally {
       await served.close();
     }
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const results = settled.map((r) =>
+      (r as PromiseFulfilledResult<{ rows: string[]; wrong: string[] }>).value
+    );
+    const rows = results.flatMap((r) => r.rows);
+    const wrong = results.flatMap((r) => r.wrong);
     console.log(
       ["| case | kind | width | motion | offset px |", "|---|---|---|---|---|", ...rows].join("\n"),
     );

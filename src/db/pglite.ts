@@ -11,7 +11,7 @@
 //   gives most of it back when it ends, but not all (the process stayed 75 MB above a fresh one); a child
 //   process gives it all back when it exits.
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 
 /**
  * PostgreSQL settings for one small site, passed on PGlite's command line (`-c`) at every start, so a DATA_DIR
@@ -45,7 +45,7 @@ export async function createPglite(options: PGliteOptions = {}): Promise<PGlite>
 
 /** True when `dir` holds a PostgreSQL data directory (PG_VERSION is its first file); else PGlite runs initdb. */
 export async function hasDatabase(dir: string): Promise<boolean> {
-  return await Deno.stat(`${dir}/PG_VERSION`).then((s) => s.isFile, () => false);
+  return await Deno.stat(join(dir, "PG_VERSION")).then((s) => s.isFile, () => false);
 }
 
 /** How long initdb may take in the child: about 3 s on an idle machine, 35 s measured under heavy load. */
