@@ -1,6 +1,7 @@
 // Realistic analytics data for the benchmarks: visits, plan clicks, conversions and leads over the last
 // `days` local days (ANALYTICS_TZ) ending now, with UTM and page mixes over the real public paths and
-// visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month).
+// visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month, and
+// each visit's link keys for the next months, so the roll-ups match visitors across months as in production).
 // PostgreSQL is written with COPY; PGlite with big array inserts. The roll-up job then runs, so the data
 // is in the state a long-running server would have.
 //   DATABASE_URL=postgres://… deno run -A bench/seed.ts [--visits 1000000] [--schema name]
@@ -14,6 +15,7 @@ import { LANGS } from "../src/shared/languages.ts";
 import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { addDays, todayIn } from "../src/shared/analytics.ts";
 import { runRollups } from "../src/services/rollups.ts";
+import { linkMonths } from "../src/services/visitor_key.ts";
 
 export interface SeedOptions {
   /** Visits to write (default 1,000,000); the other counts scale with it. */
@@ -23,6 +25,11 @@ export interface SeedOptions {
   timeZone?: string;
   now?: Date;
   seed?: number;
+  /**
+   * Each visit also carries its link keys for the next months (default), as production writes them; false
+   * leaves them empty, so a key of one month is another address than any key of another month.
+   */
+  linkKeys?: boolean;
   /** PostgreSQL only: the URL and schema of `db`, so rows go in through COPY. */
   copy?: { url: string; schema?: string };
 }
@@ -232,6 +239,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_medium",
     "utm_term",
     "utm_content",
+    "link_keys",
   ],
   clicks: ["occurred_at", "visitor_key", "session_id", "source", "utm_source", "utm_campaign", "utm_medium"],
   conversions: [
@@ -257,6 +265,8 @@ const COLUMNS: Record<Table, string[]> = {
   ],
 };
 const TYPES: Record<string, string> = { occurred_at: "timestamptz", submitted_at: "timestamptz" };
+/** Columns sent as text and cast on insert (an array cannot travel inside a text[] parameter). */
+const CASTS: Record<string, string> = { link_keys: "text[]" };
 
 function copySink(sql: postgres.Sql, table: Table): Promise<Sink> {
   return (async () => {
@@ -295,7 +305,13 @@ function insertSink(db: Db, table: Table): Sink {
     if (!rows.length) return;
     const arrays = cols.map((_, i) => rows.map((r) => (r[i] === NULL ? null : r[i])));
     const unnest = cols.map((c, i) => `$${i + 1}::${TYPES[c] ?? "text"}[]`).join(", ");
-    await db.query(`insert into ${table} (${cols.join(", ")}) select * from unnest(${unnest})`, arrays);
+    const select = cols.map((c) => (CASTS[c] ? `${c}::${CASTS[c]}` : c)).join(", ");
+    await db.query(
+      `insert into ${table} (${cols.join(", ")}) select ${select} from unnest(${unnest}) as t(${
+        cols.join(", ")
+      })`,
+      arrays,
+    );
     rows = [];
   };
   return {
@@ -366,6 +382,11 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
     weightLeft -= weights[d];
     const month = months.indexOf(addDays(start, d).slice(0, 7));
     const pool = pools[month];
+    // The months whose keys a visit of this day also carries (services/visitor_key.ts): the same visitor
+    // number in a later month is the same address, as it would be under that month's salt.
+    const linkAhead = options.linkKeys === false
+      ? []
+      : linkMonths(addDays(start, d), months[month]).map((_, k) => month + 1 + k);
     const dayStart = dayStarts[d];
     const dayEnd = Math.min(dayStarts[d + 1], now);
     for (let i = 0; i < n; i++) {
@@ -398,10 +419,11 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
       }
       const session = key.slice(0, 8) + (Math.floor(at / 1_800_000) % 100000).toString(16);
       const iso = new Date(at).toISOString();
+      const links = `{${linkAhead.map((m) => keyOf(m, visitor)).join(",")}}`;
       await sinks.visits.add(
         `${iso}\t${key}\t${session}\t${page}\t${cell(utm.source)}\t${cell(utm.campaign)}\t${
           cell(utm.medium)
-        }\t${cell(utm.term)}\t${cell(utm.content)}`,
+        }\t${cell(utm.term)}\t${cell(utm.content)}\t${links}`,
       );
       count.visits++;
       // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
