@@ -30,6 +30,15 @@ export function forwardedClient(header: string, trusted: Cidr[]): string | null 
  * see services/visitor_key.ts.
  */
 export function clientIp(c: Context<AppEnv>): string {
+  let ip = clientIps.get(c.req.raw);
+  if (ip === undefined) clientIps.set(c.req.raw, ip = resolveClientIp(c));
+  return ip;
+}
+
+/** One answer per request: a visit asks for its client's address several times (key, link keys, Meta). */
+const clientIps = new WeakMap<Request, string>();
+
+function resolveClientIp(c: Context<AppEnv>): string {
   let peer = "0.0.0.0"; // app.request() in tests has no connection
   try {
     peer = getConnInfo(c).remote.address || peer;

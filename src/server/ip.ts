@@ -6,15 +6,27 @@ export interface Ip {
   bytes: Uint8Array;
 }
 
+/** Dotted IPv4, four decimal parts 0–255 without leading zeros; a plain scan (it runs several times per request). */
 function parseV4(text: string): Uint8Array | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
+  if (text.length < 7 || text.length > 15) return null;
   const bytes = new Uint8Array(4);
-  for (let i = 0; i < 4; i++) {
-    if (!/^(0|[1-9]\d{0,2})$/.test(parts[i]) || Number(parts[i]) > 255) return null;
-    bytes[i] = Number(parts[i]);
+  let part = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 46; // a final "." closes the last part
+    if (code === 46) {
+      if (digits === 0 || part > 3) return null;
+      bytes[part++] = value;
+      value = 0;
+      digits = 0;
+    } else if (code >= 48 && code <= 57) {
+      if (digits > 0 && value === 0) return null; // a leading zero
+      value = value * 10 + (code - 48);
+      if (++digits > 3 || value > 255) return null;
+    } else return null;
   }
-  return bytes;
+  return part === 4 ? bytes : null;
 }
 
 function parseV6(text: string): Uint8Array | null {

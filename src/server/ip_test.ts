@@ -11,6 +11,9 @@ Deno.test("ip: strict parsing of IPv4 and IPv6, nothing else", () => {
       "::ffff:10.0.0.1",
       "fe80::1:2:3:4",
       "1:2:3:4:5:6:7:8",
+      "255.255.255.255",
+      "10.0.0.10",
+      "1.20.100.200",
     ]
   ) {
     assert.ok(parseIp(ok), ok);
@@ -31,11 +34,20 @@ Deno.test("ip: strict parsing of IPv4 and IPv6, nothing else", () => {
       "1.2.3.4:80",
       " 1.2.3.4",
       "g::1",
+      "1..2.3",
+      ".1.2.3",
+      "1.2.3.",
+      "1.2.3.4.",
+      "1.2.3.1000",
+      "1.2.3.00",
+      "1.2.-3.4",
+      "1.2.3.4 ",
     ]
   ) {
     assert.equal(parseIp(bad), null, bad);
   }
   assert.equal(formatIp(parseIp("::ffff:10.0.0.1")!), "10.0.0.1");
+  assert.deepEqual([...parseIp("1.20.100.200")!.bytes], [1, 20, 100, 200]);
   assert.equal(formatIp(parseIp("2001:DB8::1")!), "2001:db8:0:0:0:0:0:1");
 });
 

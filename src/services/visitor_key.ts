@@ -85,10 +85,9 @@ export async function visitorLinkKeys(
     const months = linkMonths(todayIn(timeZone, now), monthOfMinute(now, timeZone));
     lastLinkMonths = { minute, timeZone, months };
   }
+  const network = clientNetwork(ip);
   const out: string[] = [];
-  for (const month of lastLinkMonths.months) {
-    out.push(hmacSha256Hex(await hmacKey(db, month), clientNetwork(ip), 16));
-  }
+  for (const month of lastLinkMonths.months) out.push(hmacSha256Hex(await hmacKey(db, month), network, 16));
   return out;
 }
 
