@@ -100,11 +100,17 @@ browserTest(
       await page.getByRole("button", { name: "Atualizar" }).click();
       for (const d of ["webhook", "pipefy", "email"]) await expectStatus(page, "João Lima", d, "Entregue");
       await expectStatus(page, "João Lima", "trello", "Falhou");
-      assert.match(await delivery(page, "João Lima", "trello").innerText(), /conexão recusada/);
+      assert.match(
+        await delivery(page, "João Lima", "trello").innerText(),
+        /conexão recusada · nova tentativa \d{2}\/\d{2} às \d{2}:\d{2}/,
+      );
       await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-1366.png", SHOTS).pathname });
 
       await fakes.trello.up();
-      await delivery(page, "João Lima", "trello").getByRole("button", { name: "Reenviar" }).click();
+      await delivery(page, "João Lima", "trello").getByRole("button", {
+        name: "Reenviar para Trello",
+        exact: true,
+      }).click();
       await expectStatus(page, "João Lima", "trello", "Entregue");
       assert.equal(await delivery(page, "João Lima", "trello").getByRole("button").count(), 0);
       for (const d of DESTINATIONS) assert.equal(fakes[d].received.length, 2, `${d}: one per lead`);

@@ -61,11 +61,11 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
           <span className="delivery-reason">
             {delivery.lastError}
             {delivery.status === "pending" && delivery.nextAttemptAt && (
-              <>· nova tentativa {when(delivery.nextAttemptAt)}</>
+              <>{" · "}nova tentativa {when(delivery.nextAttemptAt)}</>
             )}
           </span>
           <button type="button" className="btn btn-outline btn-small" onClick={resend} disabled={sending}>
-            Reenviar<span className="visually-hidden">para {name}</span>
+            Reenviar<span className="visually-hidden">{` para ${name}`}</span>
           </button>
         </>
       )}
