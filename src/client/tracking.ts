@@ -1,8 +1,10 @@
-// First-party tracking: session id, UTM capture and the visit/click/conversion beacons. No cookie is set
-// and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
+// First-party tracking: session id, UTM and touch capture, and the visit/click/conversion beacons. No cookie
+// is set and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
+import { CLICK_IDS, type ClickId } from "../shared/channels.ts";
 
 const SESSION_KEY = "zapflow.sessionId";
 const UTM_KEY = "zapflow.utm";
+const TOUCH_KEY = "zapflow.touch";
 const UTM_FIELDS = ["utm_source", "utm_campaign", "utm_medium", "utm_term", "utm_content"] as const;
 
 export type StoredUtm = Partial<Record<typeof UTM_FIELDS[number], string>>;
@@ -65,6 +67,78 @@ export function storedUtm(): StoredUtm {
   }
 }
 
+/** How the session arrived: another site's host, the landing URL's click ids (flags only), its first page. */
+export interface StoredTouch {
+  referrer: string | null;
+  clickIds: Partial<Record<ClickId, true>>;
+  landingPage: string;
+}
+
+/** The referring host when it is another site (an Android app refers as android-app://package): else null. */
+export function externalReferrer(referrer: string, ownHost: string): string | null {
+  try {
+    const url = new URL(referrer);
+    if (!/^(https?|android-app):$/.test(url.protocol)) return null;
+    const host = url.hostname.toLowerCase();
+    // IPv6 literals and other odd hosts are not worth a source.
+    if (!/^[a-z0-9_.-]{1,253}$/.test(host)) return null;
+    const bare = (h: string) => h.replace(/^www\./, "");
+    return bare(host) === bare(ownHost.toLowerCase()) ? null : host;
+  } catch {
+    return null;
+  }
+}
+
+let entryPending = false;
+
+/**
+ * Keeps the session's touch: taken on its first page, and again when the visitor arrives anew from another
+ * site, a campaign link or an ad click (as GA4 starts a new session). The page that takes it is an entry
+ * (landing) page; a reload of it is not a new one.
+ */
+export function captureTouch(
+  search = location.search,
+  path = location.pathname,
+  referrer = document.referrer,
+  ownHost = location.hostname,
+): void {
+  const params = new URLSearchParams(search);
+  const clickIds: StoredTouch["clickIds"] = {};
+  for (const id of CLICK_IDS) if (params.get(id)) clickIds[id] = true;
+  const touch: StoredTouch = {
+    referrer: externalReferrer(referrer, ownHost),
+    clickIds,
+    landingPage: (path + search).slice(0, 1000),
+  };
+  const stored = storedTouch();
+  const arrivedAnew = touch.referrer !== null || Object.keys(clickIds).length > 0 ||
+    UTM_FIELDS.some((f) => params.get(f));
+  if (stored && (!arrivedAnew || JSON.stringify(stored) === JSON.stringify(touch))) return;
+  entryPending = true;
+  try {
+    session()?.setItem(TOUCH_KEY, JSON.stringify(touch));
+  } catch {
+    // storage unavailable: every page is its own entry
+  }
+}
+
+/** The session's stored touch; null when none (or unreadable). */
+export function storedTouch(): StoredTouch | null {
+  try {
+    const value = JSON.parse(session()?.getItem(TOUCH_KEY) ?? "null");
+    if (!value || typeof value !== "object" || typeof value.landingPage !== "string") return null;
+    const clickIds: StoredTouch["clickIds"] = {};
+    for (const id of CLICK_IDS) if (value.clickIds?.[id] === true) clickIds[id] = true;
+    return {
+      referrer: typeof value.referrer === "string" && value.referrer ? value.referrer : null,
+      clickIds,
+      landingPage: value.landingPage,
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** Appends the stored UTM parameters to a link; an invalid URL gives back the link unchanged. */
 export function withUtm(link: string): string {
   try {
@@ -114,16 +188,23 @@ export interface TrackingOrigin {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The session's referring host (another site's), if any. */
+  referrer?: string | null;
+  /** The click ids on the session's landing URL, as flags. */
+  clickIds?: StoredTouch["clickIds"] | null;
 }
 
-/** This browser session and its stored UTM origin. */
+/** This browser session and its stored UTM origin and touch. */
 export function currentOrigin(): TrackingOrigin {
   const utm = storedUtm();
+  const touch = storedTouch();
   return {
     sessionId: sessionId(),
     utmSource: utm.utm_source ?? null,
     utmCampaign: utm.utm_campaign ?? null,
     utmMedium: utm.utm_medium ?? null,
+    referrer: touch?.referrer ?? null,
+    clickIds: touch && Object.keys(touch.clickIds).length ? touch.clickIds : null,
   };
 }
 
@@ -131,13 +212,16 @@ function common(source: string) {
   return { source, ...currentOrigin() };
 }
 
-/** Records a page view: path plus query, session id and the five UTM fields. */
+/** Records a page view: path plus query, session id, the five UTM fields and the session's touch. */
 export function trackVisit(): Promise<void> {
   const utm = storedUtm();
+  const entry = entryPending;
+  entryPending = false;
   return beacon("/api/tracking/visit", {
     ...common((location.pathname + location.search).slice(0, 2000)),
     utmTerm: utm.utm_term ?? null,
     utmContent: utm.utm_content ?? null,
+    entry,
   });
 }
 

@@ -33,7 +33,7 @@ export interface LeadInput {
  * wrong clock must not cost a lead; it only loses the original time. A time slightly ahead counts as now.
  */
 export function submissionTime(claimed: number | null, now: Date): Date {
-  if (claimed == null) return now;
+  if (claimed === null) return now;
   const at = now.getTime();
   if (claimed > at + SUBMITTED_AT_MAX_SKEW_MS || claimed < at - LEAD_OUTBOX_MAX_AGE_MS) return now;
   return new Date(Math.min(claimed, at));
