@@ -290,6 +290,18 @@ export interface LeadRow {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The visitor's first session in the attribution window (null on leads stored before migration 00011). */
+  firstSource: string | null;
+  firstMedium: string | null;
+  firstCampaign: string | null;
+  firstChannel: string | null;
+  firstLandingPage: string | null;
+  /** The session that converted. */
+  lastSource: string | null;
+  lastMedium: string | null;
+  lastCampaign: string | null;
+  lastChannel: string | null;
+  lastLandingPage: string | null;
 }
 
 export interface LeadFilter {
@@ -353,7 +365,11 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
   return await db.query<LeadRow>(
     `select id, name, email, whatsapp, plan, plan_label as "planLabel",
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
-            utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium"
+            utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium",
+            first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
+            first_channel as "firstChannel", first_landing_page as "firstLandingPage",
+            last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",
+            last_channel as "lastChannel", last_landing_page as "lastLandingPage"
        from leads ${sql}
       order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,

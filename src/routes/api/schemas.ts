@@ -50,3 +50,11 @@ export const clickIdFlags = z.strictObject(
     z.ZodOptional<z.ZodBoolean>
   >,
 ).nullish().transform((v) => CLICK_IDS.filter((id) => v?.[id] === true));
+
+/** A path on this site (path and query), never a URL with a scheme or another host. */
+export function sitePath(max: number) {
+  return requiredText(max).refine(
+    (v) => /^\/(?![/\\])[^\s\\]*$/.test(v),
+    "must be a path on this site, such as /pt-br",
+  );
+}

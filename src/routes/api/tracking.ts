@@ -4,7 +4,7 @@ import type { AppEnv } from "../../server/env.ts";
 import { readJson } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { recordConversion, recordEvent, type TrackKind } from "../../services/tracking.ts";
-import { clickIdFlags, referrerHost, requiredText, token, utm } from "./schemas.ts";
+import { clickIdFlags, referrerHost, requiredText, sitePath, token, utm } from "./schemas.ts";
 import { clientKey, clientLinkKeys, isBotRequest, nowOf } from "./visitor.ts";
 
 export const TRACKING_MAX_BYTES = 6 * 1024;
@@ -22,11 +22,8 @@ const common = {
 const eventBody = z.strictObject(common);
 const visitBody = z.strictObject({
   ...common,
-  // The page viewed (path and query): a path on this site, never a URL with a scheme or another host.
-  source: requiredText(2000).refine(
-    (v) => /^\/(?![/\\])[^\s\\]*$/.test(v),
-    "must be a path on this site, such as /pt-br",
-  ),
+  // The page viewed (path and query).
+  source: sitePath(2000),
   utmTerm: utm,
   utmContent: utm,
   entry: z.boolean().nullish().transform((v) => v === true),

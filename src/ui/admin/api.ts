@@ -101,6 +101,16 @@ export interface Lead {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  firstSource: string | null;
+  firstMedium: string | null;
+  firstCampaign: string | null;
+  firstChannel: string | null;
+  firstLandingPage: string | null;
+  lastSource: string | null;
+  lastMedium: string | null;
+  lastCampaign: string | null;
+  lastChannel: string | null;
+  lastLandingPage: string | null;
 }
 
 export interface PeriodSummary {
