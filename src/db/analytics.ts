@@ -204,15 +204,89 @@ export interface RankItem {
   visits: number;
 }
 
-// Ties are broken by the key so the order is stable from one request to the next.
-const RANKING = (column: string, dimension: string) =>
+// Ties are broken by the key so the order is stable from one request to the next. With `only`, just the keys
+// in $4 (a text array), unlimited; else the top $4.
+const RANKING = (column: string, dimension: string, only = false) =>
   `with ${SPLIT}
    select key, sum(n)::int as visits from (
      select ${column} as key, count(*) as n from visits, b
-      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
+      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> ''
+        ${only ? `and ${column} = any($4::text[])` : ""} group by 1
      union all
      select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
-   ) t group by key order by visits desc, key asc limit $4`;
+        ${only ? "and key = any($4::text[])" : ""}
+   ) t group by key order by visits desc, key asc ${only ? "" : "limit $4"}`;
+
+/** The rankings beyond the spec's (migrations/00011): raw column and roll-up dimension. */
+const RANKED = {
+  source: ["traffic_source", "source"],
+  channel: ["channel", "channel"],
+  entry_page: ["case when entry then source end", "entry_page"],
+} as const;
+export type Ranked = keyof typeof RANKED;
+
+/** Most visited traffic sources (UTM or referrer), channels, or landing pages (entries) in the range. */
+export async function topRanked(
+  db: Queryable,
+  ranked: Ranked,
+  range: DayRange,
+  tz: string,
+  limit: number,
+): Promise<RankItem[]> {
+  const [column, dimension] = RANKED[ranked];
+  return await db.query<RankItem>(RANKING(column, dimension), [range.start, range.end, tz, limit]);
+}
+
+/** Visits (or entries) of the given keys in the range (keys without any are absent). */
+export async function rankedVisitsOf(
+  db: Queryable,
+  ranked: Ranked,
+  range: DayRange,
+  tz: string,
+  keys: string[],
+): Promise<RankItem[]> {
+  if (!keys.length) return [];
+  const [column, dimension] = RANKED[ranked];
+  return await db.query<RankItem>(RANKING(column, dimension, true), [range.start, range.end, tz, keys]);
+}
+
+export interface ChannelActions {
+  channel: string;
+  clicks: number;
+  conversions: number;
+}
+
+/** Plan clicks and conversions per channel in the range (events without a channel are left out). */
+export async function channelActions(db: Queryable, range: DayRange, tz: string): Promise<ChannelActions[]> {
+  return await db.query<ChannelActions>(
+    `with ${SPLIT}
+     select channel, sum(c)::int as clicks, sum(v)::int as conversions from (
+       select channel, count(*) as c, 0 as v from clicks, b where ${
+      RAW("occurred_at")
+    } and channel is not null
+        group by 1
+       union all
+       select channel, 0, count(*) from conversions, b where ${RAW("occurred_at")} and channel is not null
+        group by 1
+       union all
+       select channel, clicks, conversions from daily_channel_actions, b where ${ROLLED}
+     ) t group by channel`,
+    [range.start, range.end, tz],
+  );
+}
+
+/** Leads per last-touch channel in the range (leads stored before migration 00011 have none: left out). */
+export async function leadsByChannel(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+): Promise<{ channel: string; leads: number }[]> {
+  return await db.query(
+    `select last_channel as channel, count(*)::int as leads from leads
+      where ${BOUNDS("submitted_at")} and last_channel is not null group by 1`,
+    [range.start, range.end, tz],
+  );
+}
 
 /** Most visited UTM sources in the range. */
 export async function topUtmSources(

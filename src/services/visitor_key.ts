@@ -111,10 +111,11 @@ export async function visitorKeysSince(
     if (++m > 12) [y, m] = [y + 1, 1];
     month = `${y}-${String(m).padStart(2, "0")}`;
   }
-  const salts = await existingMonthSalts(db, months);
-  const out: string[] = [];
-  for (const salt of salts.values()) out.push(hmacSha256Hex(prepareKey(salt), clientNetwork(ip), 16));
-  return out;
+  // The keys in use (cached) first, as visitorKey computes them; the others only if their salt still exists.
+  const hmacs = await Promise.all(months.filter((m) => keys.has(m)).map((m) => keys.get(m)!));
+  const stored = await existingMonthSalts(db, months.filter((m) => !keys.has(m)));
+  for (const salt of stored.values()) hmacs.push(prepareKey(salt));
+  return hmacs.map((key) => hmacSha256Hex(key, clientNetwork(ip), 16));
 }
 
 /** Forgets cached salts (tests that empty the database between runs, and the salt-destroying job). */
