@@ -3,7 +3,7 @@ import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
 
-const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
+export const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
 
 /** Section 8: clicks, conversions (labelled as leads) and rate per UTM source, with the performance legend. */
 export function ConversionTable({ period }: { period: Period }) {

@@ -22,9 +22,7 @@ function TouchLine({ title, lead, t }: { title: string; lead: Lead; t: "first" |
         {visibleText(lead[`${t}Source`] ?? "")} / {visibleText(lead[`${t}Medium`] ?? "")}
       </span>
       {campaign && <span>Campanha: {visibleText(campaign)}</span>}
-      {landing && (
-        <span className="lead-touch-page" title={visibleText(landing)}>Entrada: {visibleText(landing)}</span>
-      )}
+      {landing && <span>Entrada: {visibleText(landing)}</span>}
     </p>
   );
 }

@@ -144,6 +144,22 @@ export interface SourceConversion {
   rate: number;
 }
 
+export interface ChannelRow {
+  channel: string;
+  visits: number;
+  clicks: number;
+  conversions: number;
+  leads: number;
+  leadRate: number;
+  conversionRate: number;
+}
+
+/** Per channel, in the period and in the period of the same length just before. */
+export interface ChannelReport {
+  current: ChannelRow[];
+  previous: ChannelRow[];
+}
+
 export type { DailyCount };
 
 /** `?startDate=…&endDate=…` for a period. */
