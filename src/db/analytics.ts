@@ -9,6 +9,7 @@
 // the daily uniques (00005).
 import { EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
+import { ENTRY_PAGE } from "./rollups.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
 export interface DayRange {
@@ -204,24 +205,34 @@ export interface RankItem {
   visits: number;
 }
 
-// Ties are broken by the key so the order is stable from one request to the next. With `only`, just the keys
-// in $4 (a text array), unlimited; else the top $4.
-const RANKING = (column: string, dimension: string, only = false) =>
+// Ties are broken by the key so the order is stable from one request to the next.
+const RANKING = (column: string, dimension: string) =>
   `with ${SPLIT}
    select key, sum(n)::int as visits from (
      select ${column} as key, count(*) as n from visits, b
-      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> ''
-        ${only ? `and ${column} = any($4::text[])` : ""} group by 1
+      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
      union all
      select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
-        ${only ? "and key = any($4::text[])" : ""}
-   ) t group by key order by visits desc, key asc ${only ? "" : "limit $4"}`;
+   ) t group by key order by visits desc, key asc limit $4`;
+
+// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to the day before $5
+// (the previous period): one pass over both periods, which are contiguous.
+const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
+  `with ${SPLIT}
+   select key, (sum(n) filter (where d >= $5::date))::int as visits,
+          coalesce(sum(n) filter (where d < $5::date), 0)::int as "previousVisits" from (
+     select ${column} as key, (occurred_at at time zone $3)::date as d, count(*) as n from visits, b
+      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1, 2
+     union all
+     select key, day, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
+   ) t group by key having sum(n) filter (where d >= $5::date) > 0
+   order by visits desc, key asc limit $4`;
 
 /** The rankings beyond the spec's (migrations/00011): raw column and roll-up dimension. */
 const RANKED = {
   source: ["traffic_source", "source"],
   channel: ["channel", "channel"],
-  entry_page: ["case when entry then source end", "entry_page"],
+  entry_page: [ENTRY_PAGE, "entry_page"],
 } as const;
 export type Ranked = keyof typeof RANKED;
 
@@ -237,17 +248,27 @@ export async function topRanked(
   return await db.query<RankItem>(RANKING(column, dimension), [range.start, range.end, tz, limit]);
 }
 
-/** Visits (or entries) of the given keys in the range (keys without any are absent). */
-export async function rankedVisitsOf(
+export interface RankItemWithPrevious extends RankItem {
+  previousVisits: number;
+}
+
+/** The top items of a ranking in the range, each with its visits in `previous` (the days just before). */
+export async function topRankedWithPrevious(
   db: Queryable,
   ranked: Ranked,
   range: DayRange,
+  previous: DayRange,
   tz: string,
-  keys: string[],
-): Promise<RankItem[]> {
-  if (!keys.length) return [];
+  limit: number,
+): Promise<RankItemWithPrevious[]> {
   const [column, dimension] = RANKED[ranked];
-  return await db.query<RankItem>(RANKING(column, dimension, true), [range.start, range.end, tz, keys]);
+  return await db.query<RankItemWithPrevious>(RANKING_WITH_PREVIOUS(column, dimension), [
+    previous.start,
+    range.end,
+    tz,
+    limit,
+    range.start,
+  ]);
 }
 
 export interface ChannelActions {

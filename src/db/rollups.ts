@@ -68,6 +68,12 @@ const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_
 const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
 /**
+ * A visit's landing page for the "Páginas de entrada" ranking (null unless it started its session): its path
+ * without the query string, whose campaign parameters would split one page into many.
+ */
+export const ENTRY_PAGE = "case when entry then split_part(source, '?', 1) end";
+
+/**
  * Rewrites daily_totals from `from` on with the events from from's local midnight to `until`; returns how
  * many days have events.
  */
@@ -112,7 +118,7 @@ export async function rollUpVisitRanks(
            from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6, 7) t,
          lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source),
                          ('source', traffic_source), ('channel', channel),
-                         ('entry_page', case when entry then source end))
+                         ('entry_page', ${ENTRY_PAGE}))
            as d(dimension, key)
         where key is not null and key <> ''
         group by day, dimension, key

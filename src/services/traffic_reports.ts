@@ -6,8 +6,8 @@ import {
   type DayRange,
   leadsByChannel,
   type Ranked,
-  rankedVisitsOf,
   topRanked,
+  topRankedWithPrevious,
 } from "../db/analytics.ts";
 import { previousPeriod, ratePercent } from "../shared/analytics.ts";
 import { CHANNELS } from "../shared/channels.ts";
@@ -66,17 +66,9 @@ export async function channelReport(db: Db, range: DayRange, tz: string) {
 }
 
 /** The top items of a ranking, each with its visits (entries for landing pages) in the previous period. */
-export async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string) {
-  const current = await topRanked(db, ranked, range, tz, RANKING_SIZE);
-  const before = await rankedVisitsOf(
-    db,
-    ranked,
-    previousPeriod(range.start, range.end),
-    tz,
-    current.map((r) => r.key),
-  );
-  const previous = new Map(before.map((r) => [r.key, r.visits]));
-  return current.map((r) => ({ key: r.key, visits: r.visits, previousVisits: previous.get(r.key) ?? 0 }));
+async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string) {
+  const previous = previousPeriod(range.start, range.end);
+  return await topRankedWithPrevious(db, ranked, range, previous, tz, RANKING_SIZE);
 }
 
 /** Most visited traffic sources: UTM source, else the referrer's name or host, else "direto". */
@@ -84,7 +76,7 @@ export async function trafficSourceRanking(db: Db, range: DayRange, tz: string) 
   return (await rankingWithPrevious(db, "source", range, tz)).map(({ key, ...r }) => ({ source: key, ...r }));
 }
 
-/** Landing pages by entries (sessions that started on them). */
+/** Landing pages (path without query) by entries: sessions that started on them. */
 export async function entryPageRanking(db: Db, range: DayRange, tz: string) {
   return (await rankingWithPrevious(db, "entry_page", range, tz)).map(({ key, ...r }) => ({
     page: key,

@@ -1,10 +1,9 @@
-import { performanceOf } from "../../shared/analytics.ts";
 import { channelLabel } from "../../shared/channels.ts";
 import type { ChannelRow } from "./api.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { Delta } from "./Delta.tsx";
 import { formatInt, formatPercent } from "./format.ts";
-import { LEVEL_TEXT } from "./ConversionTable.tsx";
+import { ConversionRows } from "./ConversionTable.tsx";
 import { type Period, useChannels } from "./queries.ts";
 
 const NONE: ChannelRow = {
@@ -99,38 +98,18 @@ export function ChannelConversionTable({ period }: { period: Period }) {
         : rows.length === 0
         ? <p className="card-empty">Nenhum clique ou conversão com canal registrado no período</p>
         : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tabela de conversão por canal">
-            <table className="conversion-table">
-              <thead>
-                <tr>
-                  <th scope="col">Canal</th>
-                  <th scope="col" className="num">Cliques</th>
-                  <th scope="col" className="num">Leads</th>
-                  <th scope="col" className="num">Taxa</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => {
-                  const level = performanceOf(row.conversionRate);
-                  const before = previousOf(q.data.previous)(row.channel);
-                  return (
-                    <tr key={row.channel}>
-                      <th scope="row">{channelLabel(row.channel)}</th>
-                      <td className="num">{formatInt(row.clicks)}</td>
-                      <td className="num">{formatInt(row.conversions)}</td>
-                      <td className="num">
-                        <span className={`rate rate-${level}`} title={LEVEL_TEXT[level]}>
-                          {formatPercent(row.conversionRate)}
-                          <span className="visually-hidden">({LEVEL_TEXT[level]})</span>
-                        </span>
-                        <Delta current={row.conversionRate} previous={before.conversionRate} points />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <ConversionRows
+            head="Canal"
+            label="Tabela de conversão por canal"
+            rows={rows.map((row) => ({
+              key: row.channel,
+              label: channelLabel(row.channel),
+              clicks: row.clicks,
+              conversions: row.conversions,
+              rate: row.conversionRate,
+              previousRate: previousOf(q.data.previous)(row.channel).conversionRate,
+            }))}
+          />
         )}
     </Card>
   );

@@ -99,7 +99,7 @@ export function Rankings({ period }: { period: Period }) {
       <Ranking<{ page: string; visits: number; previousVisits: number }>
         id="rank-entry-pages"
         title="Páginas de entrada"
-        subtitle="A primeira página de cada sessão"
+        subtitle="A primeira página de cada sessão (sem os parâmetros do endereço)"
         kind="entry-pages"
         period={period}
         label={(item) => item.page}
