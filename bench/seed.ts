@@ -16,7 +16,7 @@ import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { addDays, todayIn } from "../src/shared/analytics.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { deriveTouch, type Touch } from "../src/services/attribution.ts";
-import type { ClickId } from "../src/shared/channels.ts";
+import type { ClickId } from "../src/shared/click_ids.ts";
 
 export interface SeedOptions {
   /** Visits to write (default 1,000,000); the other counts scale with it. */

@@ -42,8 +42,10 @@ alter table leads
   add column last_channel text,
   add column last_landing_page text,
   add column last_referrer text;
--- Leads per channel over a period ("Canais"): read from the index alone, not from every lead row.
-create index leads_submitted_channel_idx on leads (submitted_at, last_channel);
+-- Leads per channel over a period ("Canais"): read from the submitted_at index alone, not from every lead
+-- row, once it carries the channel (the same index, so no second one to keep up on each insert).
+drop index leads_submitted_at_idx;
+create index leads_submitted_at_idx on leads (submitted_at) include (last_channel);
 
 -- Roll-ups: visits per traffic source, per channel, and entries per landing page, beside 00005's dimensions.
 alter table daily_visit_ranks drop constraint daily_visit_ranks_dimension_check;

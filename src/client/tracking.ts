@@ -1,6 +1,6 @@
 // First-party tracking: session id, UTM and touch capture, and the visit/click/conversion beacons. No cookie
 // is set and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
-import { CLICK_IDS, type ClickId } from "../shared/channels.ts";
+import { CLICK_IDS, type ClickId } from "../shared/click_ids.ts";
 
 const SESSION_KEY = "zapflow.sessionId";
 const UTM_KEY = "zapflow.utm";

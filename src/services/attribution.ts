@@ -1,7 +1,8 @@
 // Where a visit came from: source, medium and channel of a touch, from its UTM parameters, the referring host
 // and the click ids on its landing URL, following GA4's default channel group rules (in GA4's order), with
 // one channel GA4 lacks: "ai" for AI assistants. Stored when the event is written, so the roll-ups group by it.
-import type { Channel, ClickId } from "../shared/channels.ts";
+import type { Channel } from "../shared/channels.ts";
+import type { ClickId } from "../shared/click_ids.ts";
 import { KNOWN_SOURCES, type KnownSource, type SourceCategory } from "./traffic_sources.ts";
 
 export interface TouchInput {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { deriveTouch, type TouchInput } from "./attribution.ts";
-import type { Channel, ClickId } from "../shared/channels.ts";
+import type { Channel } from "../shared/channels.ts";
+import type { ClickId } from "../shared/click_ids.ts";
 
 const OWN = "zapflow.com.br";
 

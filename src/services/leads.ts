@@ -8,7 +8,7 @@ import {
   type LeadTouch,
   type PlanValue,
 } from "../db/leads.ts";
-import type { ClickId } from "../shared/channels.ts";
+import type { ClickId } from "../shared/click_ids.ts";
 import { deriveTouch } from "./attribution.ts";
 import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";

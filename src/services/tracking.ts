@@ -12,7 +12,7 @@ import { log } from "../server/log.ts";
 import { type Batcher, createBatcher } from "./batcher.ts";
 import { consume, LIMITS, windowOf } from "./rate_limit.ts";
 import { deriveTouch } from "./attribution.ts";
-import type { ClickId } from "../shared/channels.ts";
+import type { ClickId } from "../shared/click_ids.ts";
 
 export interface TrackInput {
   source: string;

@@ -43,7 +43,3 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
 export function channelLabel(channel: string): string {
   return (CHANNEL_LABELS as Record<string, string>)[channel] ?? channel;
 }
-
-/** The click ids a landing URL may carry; only their presence is sent and stored, never their values. */
-export const CLICK_IDS = ["gclid", "gbraid", "wbraid", "fbclid", "msclkid", "ttclid"] as const;
-export type ClickId = typeof CLICK_IDS[number];

@@ -1,7 +1,7 @@
 // Zod building blocks for the public POST bodies: trimmed text with a length cap that refuses NUL and
 // other control characters (they have no business in a name or a URL and break logs and CSV exports).
 import { z } from "zod";
-import { CLICK_IDS, type ClickId } from "../../shared/channels.ts";
+import { CLICK_IDS, type ClickId } from "../../shared/click_ids.ts";
 
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]/;
