@@ -17,6 +17,24 @@ function session(): Storage | null {
   }
 }
 
+/** Keeps a value for the session; a full or disabled storage is ignored (each caller says what then). */
+function keep(key: string, value: string): void {
+  try {
+    session()?.setItem(key, value);
+  } catch {
+    // quota or disabled
+  }
+}
+
+/** A stored JSON value; null when absent or unreadable. */
+function kept(key: string) {
+  try {
+    return JSON.parse(session()?.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+
 /** A random string of base-36 characters. */
 export function randomId(length = 8): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
@@ -27,13 +45,9 @@ export function randomId(length = 8): string {
 export function sessionId(): string {
   const store = session();
   let id = store?.getItem(SESSION_KEY) ?? "";
-  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(id)) {
+  if (!/^[\w.:-]{1,100}$/.test(id)) {
     id = `${Date.now()}-${randomId(10)}`;
-    try {
-      store?.setItem(SESSION_KEY, id);
-    } catch {
-      // quota or disabled: a fresh id per page is the best we can do
-    }
+    keep(SESSION_KEY, id); // if it cannot be kept, a fresh id per page is the best we can do
   }
   return id;
 }
@@ -47,24 +61,16 @@ export function captureUtm(search = location.search): void {
     const v = params.get(f)?.trim().slice(0, 200);
     if (v) utm[f] = v;
   }
-  try {
-    session()?.setItem(UTM_KEY, JSON.stringify(utm));
-  } catch {
-    // storage unavailable: UTM simply stays empty
-  }
+  keep(UTM_KEY, JSON.stringify(utm)); // if it cannot be kept, UTM simply stays empty
 }
 
 /** The stored UTM parameters; anything unreadable counts as empty (spec section 5). */
 export function storedUtm(): StoredUtm {
-  try {
-    const value = JSON.parse(session()?.getItem(UTM_KEY) ?? "{}");
-    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
-    const utm: StoredUtm = {};
-    for (const f of UTM_FIELDS) if (typeof value[f] === "string" && value[f]) utm[f] = value[f];
-    return utm;
-  } catch {
-    return {};
-  }
+  const value = kept(UTM_KEY);
+  const utm: StoredUtm = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return utm;
+  for (const f of UTM_FIELDS) if (typeof value[f] === "string" && value[f]) utm[f] = value[f];
+  return utm;
 }
 
 /** How the session arrived: another site's host, the landing URL's click ids (flags only), its first page. */
@@ -74,16 +80,19 @@ export interface StoredTouch {
   landingPage: string;
 }
 
-/** The referring host when it is another site (an Android app refers as android-app://package): else null. */
+/**
+ * The referring host when it is another site (an Android app refers as android-app://package): else null.
+ * `ownHost` is lower-case, as location.hostname always is.
+ */
 export function externalReferrer(referrer: string, ownHost: string): string | null {
   try {
-    const url = new URL(referrer);
-    if (!/^(https?|android-app):$/.test(url.protocol)) return null;
-    const host = url.hostname.toLowerCase();
-    // IPv6 literals and other odd hosts are not worth a source.
-    if (!/^[a-z0-9_.-]{1,253}$/.test(host)) return null;
-    const bare = (h: string) => h.replace(/^www\./, "");
-    return bare(host) === bare(ownHost.toLowerCase()) ? null : host;
+    // file:, about: and the like have no host name; IPv6 literals are not worth a source.
+    // (The URL parser lower-cases http(s) host names; the server lower-cases the rest.)
+    const host = new URL(referrer).hostname;
+    return /^[\w.-]+$/.test(host) &&
+        host.replace(/^www\./, "") !== ownHost.replace(/^www\./, "")
+      ? host
+      : null;
   } catch {
     return null;
   }
@@ -103,40 +112,24 @@ export function captureTouch(
   ownHost = location.hostname,
 ): void {
   const params = new URLSearchParams(search);
-  const clickIds: StoredTouch["clickIds"] = {};
-  for (const id of CLICK_IDS) if (params.get(id)) clickIds[id] = true;
+  const has = (name: string) => params.get(name);
+  const ids = CLICK_IDS.filter(has);
   const touch: StoredTouch = {
     referrer: externalReferrer(referrer, ownHost),
-    clickIds,
-    landingPage: (path + search).slice(0, 1000),
+    clickIds: Object.fromEntries(ids.map((id) => [id, true])),
+    landingPage: (path + search).slice(0, 2000),
   };
-  const stored = storedTouch();
-  const arrivedAnew = touch.referrer !== null || Object.keys(clickIds).length > 0 ||
-    UTM_FIELDS.some((f) => params.get(f));
-  if (stored && (!arrivedAnew || JSON.stringify(stored) === JSON.stringify(touch))) return;
+  const json = JSON.stringify(touch);
+  const stored = session()?.getItem(TOUCH_KEY);
+  if (stored && (stored === json || !(touch.referrer || ids.length || UTM_FIELDS.some(has)))) return;
   entryPending = true;
-  try {
-    session()?.setItem(TOUCH_KEY, JSON.stringify(touch));
-  } catch {
-    // storage unavailable: every page is its own entry
-  }
+  keep(TOUCH_KEY, json); // if it cannot be kept, every page is its own entry
 }
 
-/** The session's stored touch; null when none (or unreadable). */
+/** The session's stored touch; null when none or unreadable (the server checks what it is sent). */
 export function storedTouch(): StoredTouch | null {
-  try {
-    const value = JSON.parse(session()?.getItem(TOUCH_KEY) ?? "null");
-    if (!value || typeof value !== "object" || typeof value.landingPage !== "string") return null;
-    const clickIds: StoredTouch["clickIds"] = {};
-    for (const id of CLICK_IDS) if (value.clickIds?.[id] === true) clickIds[id] = true;
-    return {
-      referrer: typeof value.referrer === "string" && value.referrer ? value.referrer : null,
-      clickIds,
-      landingPage: value.landingPage,
-    };
-  } catch {
-    return null;
-  }
+  const touch = kept(TOUCH_KEY);
+  return typeof touch?.landingPage === "string" ? touch : null;
 }
 
 /** Appends the stored UTM parameters to a link; an invalid URL gives back the link unchanged. */
@@ -203,8 +196,8 @@ export function currentOrigin(): TrackingOrigin {
     utmSource: utm.utm_source ?? null,
     utmCampaign: utm.utm_campaign ?? null,
     utmMedium: utm.utm_medium ?? null,
-    referrer: touch?.referrer ?? null,
-    clickIds: touch && Object.keys(touch.clickIds).length ? touch.clickIds : null,
+    referrer: touch?.referrer,
+    clickIds: touch?.clickIds,
   };
 }
 

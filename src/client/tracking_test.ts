@@ -98,7 +98,9 @@ Deno.test("tracking: the touch is taken on the first page and on a new arrival, 
   // Coming back from another site starts a new touch.
   captureTouch("", "/en", "https://l.instagram.com/", "zapflow.com.br");
   assert.deepEqual(storedTouch(), { referrer: "l.instagram.com", clickIds: {}, landingPage: "/en" });
-  assert.equal(currentOrigin().clickIds, null);
+  assert.deepEqual(currentOrigin().clickIds, {});
+  sessionStorage.clear();
+  assert.equal(currentOrigin().referrer, undefined); // not sent
   sessionStorage.setItem("zapflow.touch", "{broken");
   assert.equal(storedTouch(), null);
 });

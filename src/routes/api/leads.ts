@@ -37,7 +37,7 @@ export const leadBody = z.strictObject({
   // The converting session's touch (its first page, referring host and click-id flags): the lead's last touch.
   referrer: referrerHost,
   clickIds: clickIdFlags,
-  landingPage: sitePath(1000).nullish(),
+  landingPage: sitePath(2000).nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
 });

@@ -104,8 +104,8 @@ export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) 
       sessionId: origin.sessionId,
       submittedAt: createdAt,
       // The session's touch, the lead's last touch: referring host, click-id flags, first page.
-      referrer: origin.referrer ?? null,
-      clickIds: origin.clickIds ?? null,
+      referrer: origin.referrer,
+      clickIds: origin.clickIds,
       landingPage: storedTouch()?.landingPage ?? null,
     };
     if (eventId) body.eventId = eventId;
