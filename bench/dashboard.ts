@@ -110,6 +110,10 @@ try {
       `/api/tracking/rankings/utm-campaign?${r}`,
       `/api/tracking/rankings/pages?${r}`,
       `/api/tracking/conversion-by-utm-source?${r}`,
+      // Issue 18: channels (also read by conversion by channel), sources with referrers, landing pages.
+      `/api/tracking/channels?${r}`,
+      `/api/tracking/rankings/sources?${r}`,
+      `/api/tracking/rankings/entry-pages?${r}`,
     ];
   };
   const today = todayIn(TZ);

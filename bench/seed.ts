@@ -1,5 +1,6 @@
 // Realistic analytics data for the benchmarks: visits, plan clicks, conversions and leads over the last
-// `days` local days (ANALYTICS_TZ) ending now, with UTM and page mixes over the real public paths and
+// `days` local days (ANALYTICS_TZ) ending now, with UTM, referrer, click-id and page mixes over the real
+// public paths (source, medium and channel derived by the server's own rules, services/attribution.ts) and
 // visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month, and
 // each visit's link keys for the next months, so the roll-ups match visitors across months as in production).
 // PostgreSQL is written with COPY; PGlite with big array inserts. The roll-up job then runs, so the data
@@ -16,6 +17,8 @@ import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { addDays, todayIn } from "../src/shared/analytics.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { linkMonths } from "../src/services/visitor_key.ts";
+import { deriveTouch, type Touch } from "../src/services/attribution.ts";
+import type { ClickId } from "../src/shared/click_ids.ts";
 
 export interface SeedOptions {
   /** Visits to write (default 1,000,000); the other counts scale with it. */
@@ -80,6 +83,7 @@ interface Utm {
   term: string | null;
   content: string | null;
 }
+const NO_UTM: Utm = { source: null, medium: null, campaign: null, term: null, content: null };
 
 const SOURCE = weighted<string | null>([
   [null, 42],
@@ -114,6 +118,44 @@ const CAMPAIGNS: Record<string, (string | null)[]> = {
   whatsapp: ["indicacao-clientes", null],
   bing: ["automacao-whatsapp"],
   tiktok: ["lancamento-chatbot"],
+};
+// Where visitors without UTM come from (document.referrer's host; null: typed, bookmarked or an app that
+// sends none), as a Brazilian B2B site sees it.
+const REFERRER = weighted<string | null>([
+  [null, 40],
+  ["www.google.com.br", 24],
+  ["www.google.com", 5],
+  ["com.google.android.googlequicksearchbox", 2],
+  ["www.bing.com", 1.5],
+  ["duckduckgo.com", 0.5],
+  ["l.instagram.com", 6],
+  ["lm.facebook.com", 3],
+  ["l.facebook.com", 1],
+  ["web.whatsapp.com", 2],
+  ["com.whatsapp", 1.5],
+  ["www.linkedin.com", 1.5],
+  ["t.co", 0.5],
+  ["www.youtube.com", 1.5],
+  ["com.google.android.gm", 1],
+  ["outlook.live.com", 0.5],
+  ["chatgpt.com", 2],
+  ["www.perplexity.ai", 0.5],
+  ["gemini.google.com", 0.3],
+  ["blog.pipefy.com", 1],
+  ["www.exame.com", 0.5],
+  ["comunidade.parceiro.com.br", 1],
+]);
+// The referrer a UTM-tagged visit usually arrives with, and the click id its ad network adds.
+const UTM_REFERRER: Record<string, [string | null, ClickId | null]> = {
+  google: ["www.google.com.br", "gclid"],
+  facebook: ["lm.facebook.com", "fbclid"],
+  instagram: ["l.instagram.com", "fbclid"],
+  newsletter: ["com.google.android.gm", null],
+  linkedin: ["www.linkedin.com", null],
+  youtube: ["www.youtube.com", null],
+  whatsapp: ["web.whatsapp.com", null],
+  bing: ["www.bing.com", "msclkid"],
+  tiktok: ["www.tiktok.com", "ttclid"],
 };
 const TERMS = ["automacao whatsapp", "chatbot whatsapp", "whatsapp business api", "crm whatsapp", null];
 
@@ -239,9 +281,24 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_medium",
     "utm_term",
     "utm_content",
+    "referrer_host",
+    "traffic_source",
+    "traffic_medium",
+    "channel",
+    "entry",
     "link_keys",
   ],
-  clicks: ["occurred_at", "visitor_key", "session_id", "source", "utm_source", "utm_campaign", "utm_medium"],
+  clicks: [
+    "occurred_at",
+    "visitor_key",
+    "session_id",
+    "source",
+    "utm_source",
+    "utm_campaign",
+    "utm_medium",
+    "traffic_source",
+    "channel",
+  ],
   conversions: [
     "occurred_at",
     "visitor_key",
@@ -250,6 +307,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_source",
     "utm_campaign",
     "utm_medium",
+    "channel",
   ],
   leads: [
     "submitted_at",
@@ -262,9 +320,23 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_campaign",
     "utm_medium",
     "page",
+    "first_source",
+    "first_medium",
+    "first_campaign",
+    "first_channel",
+    "first_landing_page",
+    "last_source",
+    "last_medium",
+    "last_campaign",
+    "last_channel",
+    "last_landing_page",
   ],
 };
-const TYPES: Record<string, string> = { occurred_at: "timestamptz", submitted_at: "timestamptz" };
+const TYPES: Record<string, string> = {
+  occurred_at: "timestamptz",
+  submitted_at: "timestamptz",
+  entry: "boolean",
+};
 /** Columns sent as text and cast on insert (an array cannot travel inside a text[] parameter). */
 const CASTS: Record<string, string> = { link_keys: "text[]" };
 
@@ -375,6 +447,23 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
   const count = { visits: 0, clicks: 0, conversions: 0, leads: 0 };
   let remaining = visits;
   let weightLeft = totalWeight;
+  // The server derives a touch per event; the seed does the same, once per distinct arrival.
+  const touches = new Map<string, Touch>();
+  const touchOf = (utm: Utm, referrer: string | null, clickId: ClickId | null): Touch => {
+    const id = `${utm.source}|${utm.medium}|${utm.campaign}|${referrer}|${clickId}`;
+    let touch = touches.get(id);
+    if (!touch) {
+      touch = deriveTouch({
+        utmSource: utm.source,
+        utmMedium: utm.medium,
+        utmCampaign: utm.campaign,
+        referrer,
+        clickIds: clickId ? [clickId] : [],
+      }, "zapflow.com.br");
+      touches.set(id, touch);
+    }
+    return touch;
+  };
 
   for (let d = 0; d < days; d++) {
     const n = d === days - 1 ? remaining : Math.round((remaining * weights[d]) / weightLeft);
@@ -417,13 +506,27 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         page += `?utm_source=${source}&utm_medium=${utm.medium}` +
           (utm.campaign ? `&utm_campaign=${utm.campaign}` : "");
       }
+      // Most tagged visits come with their network's referrer; ad clicks carry its click id.
+      const [taggedReferrer, taggedClick] = source ? UTM_REFERRER[source] : [null, null];
+      const referrer = source ? (rand() < 0.7 ? taggedReferrer : null) : REFERRER(rand());
+      const paidMedium = utm.medium === "cpc" || utm.medium === "paid_social";
+      const clickId = taggedClick && (paidMedium || taggedClick === "fbclid") && rand() < 0.85
+        ? taggedClick
+        : !source && referrer === "www.google.com.br" && rand() < 0.08
+        ? "gclid" // ads without UTM: auto-tagging only
+        : null;
+      const touch = touchOf(utm, referrer, clickId);
+      // About one page view in 1.6 starts a session (its landing page).
+      const entry = rand() < 0.62;
       const session = key.slice(0, 8) + (Math.floor(at / 1_800_000) % 100000).toString(16);
       const iso = new Date(at).toISOString();
       const links = `{${linkAhead.map((m) => keyOf(m, visitor)).join(",")}}`;
       await sinks.visits.add(
         `${iso}\t${key}\t${session}\t${page}\t${cell(utm.source)}\t${cell(utm.campaign)}\t${
           cell(utm.medium)
-        }\t${cell(utm.term)}\t${cell(utm.content)}\t${links}`,
+        }\t${cell(utm.term)}\t${cell(utm.content)}\t${
+          cell(touch.referrer)
+        }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${entry ? "t" : "f"}\t${links}`,
       );
       count.visits++;
       // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
@@ -433,13 +536,17 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
       const clickAt = Math.min(at + 20_000 + Math.floor(rand() * 120_000), now - 1);
       const utmCells = `${cell(utm.source)}\t${cell(utm.campaign)}\t${cell(utm.medium)}`;
       await sinks.clicks.add(
-        `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${plan[2]}\t${utmCells}`,
+        `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${
+          plan[2]
+        }\t${utmCells}\t${touch.source}\t${touch.channel}`,
       );
       count.clicks++;
       if (rand() >= conversionChance) continue;
       const convAt = Math.min(clickAt + 45_000 + Math.floor(rand() * 240_000), now - 1);
       const convIso = new Date(convAt).toISOString();
-      await sinks.conversions.add(`${convIso}\t${key}\t${session}\t${plan[2]}\t${utmCells}`);
+      await sinks.conversions.add(
+        `${convIso}\t${key}\t${session}\t${plan[2]}\t${utmCells}\t${touch.channel}`,
+      );
       count.conversions++;
       if (rand() >= leadChance) continue;
       const first = pick(FIRST);
@@ -450,8 +557,14 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
       const phone = `+55 (${pick(DDD)}) 9${String(1000 + Math.floor(rand() * 9000))}-${
         String(1000 + Math.floor(rand() * 9000))
       }`;
+      // First touch: the session itself, or (one lead in three) an earlier organic search visit.
+      const firstTouch = rand() < 0.33 ? touchOf(NO_UTM, "www.google.com.br", null) : touch;
+      const touchCells = (t: Touch, landing: string) =>
+        `${t.source}\t${t.medium}\t${cell(t.campaign)}\t${t.channel}\t${landing}`;
       await sinks.leads.add(
-        `${convIso}\t${first} ${last}\t${email}\t${phone}\t${plan[0]}\t${plan[1]}\t${utmCells}\t${page}`,
+        `${convIso}\t${first} ${last}\t${email}\t${phone}\t${plan[0]}\t${plan[1]}\t${utmCells}\t${page}\t${
+          touchCells(firstTouch, firstTouch === touch ? page : PAGE(rand()))
+        }\t${touchCells(touch, page)}`,
       );
     }
   }

@@ -81,6 +81,9 @@ const schema = z.object({
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(8).max(128).optional(),
   RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  // A lead's first touch is the visitor's first session within this many days before it. At most 60: an
+  // address is found by its monthly visitor keys, and a month's salt is destroyed 40 days after it ends.
+  ATTRIBUTION_DAYS: z.coerce.number().int().min(1).max(60).default(30),
   // Lead delivery to the sales team (services/lead_delivery.ts): each destination is on when its variables
   // are set; a destination with some of them set and others missing stops the start (see DESTINATION_VARS).
   LEAD_WEBHOOK_URL: z.url({ protocol: /^https?$/ }).optional(),

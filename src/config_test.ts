@@ -129,3 +129,13 @@ Deno.test("config: a complete destination is accepted and parsed", () => {
   assert.equal(c.PIPEFY_API_URL, "https://api.pipefy.com/graphql");
   assert.equal(c.TRELLO_API_URL, "https://api.trello.com");
 });
+
+Deno.test("config: ATTRIBUTION_DAYS is 30 by default, a whole number of days from 1 to 60", () => {
+  assert.equal(loadConfig({}).ATTRIBUTION_DAYS, 30);
+  assert.equal(loadConfig({ ATTRIBUTION_DAYS: "7" }).ATTRIBUTION_DAYS, 7);
+  for (const bad of ["0", "61", "2.5", "abc"]) {
+    assert.throws(() => loadConfig({ ATTRIBUTION_DAYS: bad }), (e) => {
+      return e instanceof ConfigError && e.message.includes("ATTRIBUTION_DAYS");
+    }, bad);
+  }
+});

@@ -1,8 +1,8 @@
-// What every public page does once hydrated: UTM capture, the visit beacon (also when the page comes back
+// What every public page does once hydrated: UTM and touch capture, the visit beacon (also when the page comes back
 // from the back/forward cache), re-sending leads that waited in the outbox, and the third-party scripts
 // when configured and allowed.
 import type { PublicConfig } from "../shared/page_data.ts";
-import { captureUtm, trackVisit } from "./tracking.ts";
+import { captureTouch, captureUtm, trackVisit } from "./tracking.ts";
 import { flushLeadOutbox } from "./lead_outbox.ts";
 import { hasThirdParties, thirdPartiesAllowed } from "./consent.ts";
 
@@ -14,6 +14,7 @@ export function startTracking(config: PublicConfig, { visit = true } = {}): void
   started = true;
   captureUtm();
   if (visit) {
+    captureTouch();
     void trackVisit();
     addEventListener("pageshow", (event) => {
       if (event.persisted) void trackVisit();

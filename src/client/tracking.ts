@@ -1,8 +1,10 @@
-// First-party tracking: session id, UTM capture and the visit/click/conversion beacons. No cookie is set
-// and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
+// First-party tracking: session id, UTM and touch capture, and the visit/click/conversion beacons. No cookie
+// is set and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
+import { CLICK_IDS, type ClickId } from "../shared/click_ids.ts";
 
 const SESSION_KEY = "zapflow.sessionId";
 const UTM_KEY = "zapflow.utm";
+const TOUCH_KEY = "zapflow.touch";
 const UTM_FIELDS = ["utm_source", "utm_campaign", "utm_medium", "utm_term", "utm_content"] as const;
 
 export type StoredUtm = Partial<Record<typeof UTM_FIELDS[number], string>>;
@@ -12,6 +14,24 @@ function session(): Storage | null {
     return globalThis.sessionStorage ?? null;
   } catch {
     return null; // storage disabled
+  }
+}
+
+/** Keeps a value for the session; a full or disabled storage is ignored (each caller says what then). */
+function keep(key: string, value: string): void {
+  try {
+    session()?.setItem(key, value);
+  } catch {
+    // quota or disabled
+  }
+}
+
+/** A stored JSON value; null when absent or unreadable. */
+function kept(key: string) {
+  try {
+    return JSON.parse(session()?.getItem(key) ?? "null");
+  } catch {
+    return null;
   }
 }
 
@@ -25,13 +45,9 @@ export function randomId(length = 8): string {
 export function sessionId(): string {
   const store = session();
   let id = store?.getItem(SESSION_KEY) ?? "";
-  if (!/^[A-Za-z0-9_.:-]{1,100}$/.test(id)) {
+  if (!/^[\w.:-]{1,100}$/.test(id)) {
     id = `${Date.now()}-${randomId(10)}`;
-    try {
-      store?.setItem(SESSION_KEY, id);
-    } catch {
-      // quota or disabled: a fresh id per page is the best we can do
-    }
+    keep(SESSION_KEY, id); // if it cannot be kept, a fresh id per page is the best we can do
   }
   return id;
 }
@@ -45,24 +61,75 @@ export function captureUtm(search = location.search): void {
     const v = params.get(f)?.trim().slice(0, 200);
     if (v) utm[f] = v;
   }
-  try {
-    session()?.setItem(UTM_KEY, JSON.stringify(utm));
-  } catch {
-    // storage unavailable: UTM simply stays empty
-  }
+  keep(UTM_KEY, JSON.stringify(utm)); // if it cannot be kept, UTM simply stays empty
 }
 
 /** The stored UTM parameters; anything unreadable counts as empty (spec section 5). */
 export function storedUtm(): StoredUtm {
+  const value = kept(UTM_KEY);
+  const utm: StoredUtm = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return utm;
+  for (const f of UTM_FIELDS) if (typeof value[f] === "string" && value[f]) utm[f] = value[f];
+  return utm;
+}
+
+/** How the session arrived: another site's host, the landing URL's click ids (flags only), its first page. */
+export interface StoredTouch {
+  referrer: string | null;
+  clickIds: Partial<Record<ClickId, true>>;
+  landingPage: string;
+}
+
+/**
+ * The referring host when it is another site (an Android app refers as android-app://package): else null.
+ * `ownHost` is lower-case, as location.hostname always is.
+ */
+export function externalReferrer(referrer: string, ownHost: string): string | null {
   try {
-    const value = JSON.parse(session()?.getItem(UTM_KEY) ?? "{}");
-    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
-    const utm: StoredUtm = {};
-    for (const f of UTM_FIELDS) if (typeof value[f] === "string" && value[f]) utm[f] = value[f];
-    return utm;
+    // file:, about: and the like have no host name; IPv6 literals are not worth a source.
+    // (The URL parser lower-cases http(s) host names; the server lower-cases the rest.)
+    const host = new URL(referrer).hostname;
+    return /^[\w.-]+$/.test(host) &&
+        host.replace(/^www\./, "") !== ownHost.replace(/^www\./, "")
+      ? host
+      : null;
   } catch {
-    return {};
+    return null;
   }
+}
+
+let entryPending = false;
+
+/**
+ * Keeps the session's touch: taken on its first page, and again when the visitor arrives anew from another
+ * site, a campaign link or an ad click (as GA4 starts a new session). The page that takes it is an entry
+ * (landing) page; a reload of it is not a new one.
+ */
+export function captureTouch(
+  search = location.search,
+  path = location.pathname,
+  referrer = document.referrer,
+  ownHost = location.hostname,
+): void {
+  const params = new URLSearchParams(search);
+  const has = (name: string) => params.get(name);
+  const ids = CLICK_IDS.filter(has);
+  const touch: StoredTouch = {
+    referrer: externalReferrer(referrer, ownHost),
+    clickIds: Object.fromEntries(ids.map((id) => [id, true])),
+    landingPage: (path + search).slice(0, 2000),
+  };
+  const json = JSON.stringify(touch);
+  const stored = session()?.getItem(TOUCH_KEY);
+  if (stored && (stored === json || !(touch.referrer || ids.length || UTM_FIELDS.some(has)))) return;
+  entryPending = true;
+  keep(TOUCH_KEY, json); // if it cannot be kept, every page is its own entry
+}
+
+/** The session's stored touch; null when none or unreadable (the server checks what it is sent). */
+export function storedTouch(): StoredTouch | null {
+  const touch = kept(TOUCH_KEY);
+  return typeof touch?.landingPage === "string" ? touch : null;
 }
 
 /** Appends the stored UTM parameters to a link; an invalid URL gives back the link unchanged. */
@@ -114,16 +181,23 @@ export interface TrackingOrigin {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The session's referring host (another site's), if any. */
+  referrer?: string | null;
+  /** The click ids on the session's landing URL, as flags. */
+  clickIds?: StoredTouch["clickIds"] | null;
 }
 
-/** This browser session and its stored UTM origin. */
+/** This browser session and its stored UTM origin and touch. */
 export function currentOrigin(): TrackingOrigin {
   const utm = storedUtm();
+  const touch = storedTouch();
   return {
     sessionId: sessionId(),
     utmSource: utm.utm_source ?? null,
     utmCampaign: utm.utm_campaign ?? null,
     utmMedium: utm.utm_medium ?? null,
+    referrer: touch?.referrer,
+    clickIds: touch?.clickIds,
   };
 }
 
@@ -131,13 +205,16 @@ function common(source: string) {
   return { source, ...currentOrigin() };
 }
 
-/** Records a page view: path plus query, session id and the five UTM fields. */
+/** Records a page view: path plus query, session id, the five UTM fields and the session's touch. */
 export function trackVisit(): Promise<void> {
   const utm = storedUtm();
+  const entry = entryPending;
+  entryPending = false;
   return beacon("/api/tracking/visit", {
     ...common((location.pathname + location.search).slice(0, 2000)),
     utmTerm: utm.utm_term ?? null,
     utmContent: utm.utm_content ?? null,
+    entry,
   });
 }
 

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { captureUtm, sessionId, storedUtm, withUtm } from "./tracking.ts";
+import {
+  captureTouch,
+  captureUtm,
+  currentOrigin,
+  externalReferrer,
+  sessionId,
+  storedTouch,
+  storedUtm,
+  withUtm,
+} from "./tracking.ts";
 import { conversionSource, validateLead } from "../ui/lead/lead_form.ts";
 
 Deno.test("tracking: UTM parameters are captured from the landing URL and appended to checkout links", () => {
@@ -55,4 +64,43 @@ Deno.test("lead form: validation keys of spec section 5", () => {
 Deno.test("lead form: conversion sources use the lower-cased plan name or the specialist source", () => {
   assert.equal(conversionSource({ kind: "plan", planName: "Premium" }), "pricing_premium_plan");
   assert.equal(conversionSource({ kind: "specialist" }), "pricing_specialist_enterprise");
+});
+
+Deno.test("tracking: the referrer is kept as a host, only when it is another site (Android apps too)", () => {
+  assert.equal(
+    externalReferrer("https://www.google.com.br/search?q=crm+whatsapp", "zapflow.com.br"),
+    "www.google.com.br",
+  );
+  assert.equal(
+    externalReferrer("android-app://com.google.android.gm/", "zapflow.com.br"),
+    "com.google.android.gm",
+  );
+  assert.equal(externalReferrer("https://www.zapflow.com.br/pt-br", "zapflow.com.br"), null);
+  assert.equal(externalReferrer("https://zapflow.com.br/en", "www.zapflow.com.br"), null);
+  assert.equal(externalReferrer("", "zapflow.com.br"), null);
+  assert.equal(externalReferrer("file:///etc/passwd", "zapflow.com.br"), null);
+  assert.equal(externalReferrer("http://[::1]:8000/", "zapflow.com.br"), null);
+});
+
+Deno.test("tracking: the touch is taken on the first page and on a new arrival, with click ids as flags", () => {
+  sessionStorage.clear();
+  captureTouch("?gclid=abc123&fbclid=", "/pt-br", "https://www.google.com/", "zapflow.com.br");
+  assert.deepEqual(storedTouch(), {
+    referrer: "www.google.com",
+    clickIds: { gclid: true },
+    landingPage: "/pt-br?gclid=abc123&fbclid=",
+  });
+  assert.deepEqual(currentOrigin().clickIds, { gclid: true });
+  assert.equal(currentOrigin().referrer, "www.google.com");
+  // Browsing on within the site keeps the session's touch.
+  captureTouch("", "/pt-br/clientes", "https://zapflow.com.br/pt-br", "zapflow.com.br");
+  assert.equal(storedTouch()?.landingPage, "/pt-br?gclid=abc123&fbclid=");
+  // Coming back from another site starts a new touch.
+  captureTouch("", "/en", "https://l.instagram.com/", "zapflow.com.br");
+  assert.deepEqual(storedTouch(), { referrer: "l.instagram.com", clickIds: {}, landingPage: "/en" });
+  assert.deepEqual(currentOrigin().clickIds, {});
+  sessionStorage.clear();
+  assert.equal(currentOrigin().referrer, undefined); // not sent
+  sessionStorage.setItem("zapflow.touch", "{broken");
+  assert.equal(storedTouch(), null);
 });

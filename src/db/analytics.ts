@@ -9,6 +9,7 @@
 // the daily uniques (00005).
 import { EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
+import { ENTRY_PAGE } from "./rollups.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
 export interface DayRange {
@@ -214,6 +215,100 @@ const RANKING = (column: string, dimension: string) =>
      select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
    ) t group by key order by visits desc, key asc limit $4`;
 
+// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to the day before $5
+// (the previous period): one pass over both periods, which are contiguous.
+const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
+  `with ${SPLIT}
+   select key, (sum(n) filter (where d >= $5::date))::int as visits,
+          coalesce(sum(n) filter (where d < $5::date), 0)::int as "previousVisits" from (
+     select ${column} as key, (occurred_at at time zone $3)::date as d, count(*) as n from visits, b
+      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1, 2
+     union all
+     select key, day, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
+   ) t group by key having sum(n) filter (where d >= $5::date) > 0
+   order by visits desc, key asc limit $4`;
+
+/** The rankings beyond the spec's (migrations/00011): raw column and roll-up dimension. */
+const RANKED = {
+  source: ["traffic_source", "source"],
+  channel: ["channel", "channel"],
+  entry_page: [ENTRY_PAGE, "entry_page"],
+} as const;
+export type Ranked = keyof typeof RANKED;
+
+/** Most visited traffic sources (UTM or referrer), channels, or landing pages (entries) in the range. */
+export async function topRanked(
+  db: Queryable,
+  ranked: Ranked,
+  range: DayRange,
+  tz: string,
+  limit: number,
+): Promise<RankItem[]> {
+  const [column, dimension] = RANKED[ranked];
+  return await db.query<RankItem>(RANKING(column, dimension), [range.start, range.end, tz, limit]);
+}
+
+export interface RankItemWithPrevious extends RankItem {
+  previousVisits: number;
+}
+
+/** The top items of a ranking in the range, each with its visits in `previous` (the days just before). */
+export async function topRankedWithPrevious(
+  db: Queryable,
+  ranked: Ranked,
+  range: DayRange,
+  previous: DayRange,
+  tz: string,
+  limit: number,
+): Promise<RankItemWithPrevious[]> {
+  const [column, dimension] = RANKED[ranked];
+  return await db.query<RankItemWithPrevious>(RANKING_WITH_PREVIOUS(column, dimension), [
+    previous.start,
+    range.end,
+    tz,
+    limit,
+    range.start,
+  ]);
+}
+
+export interface ChannelActions {
+  channel: string;
+  clicks: number;
+  conversions: number;
+}
+
+/** Plan clicks and conversions per channel in the range (events without a channel are left out). */
+export async function channelActions(db: Queryable, range: DayRange, tz: string): Promise<ChannelActions[]> {
+  return await db.query<ChannelActions>(
+    `with ${SPLIT}
+     select channel, sum(c)::int as clicks, sum(v)::int as conversions from (
+       select channel, count(*) as c, 0 as v from clicks, b where ${
+      RAW("occurred_at")
+    } and channel is not null
+        group by 1
+       union all
+       select channel, 0, count(*) from conversions, b where ${RAW("occurred_at")} and channel is not null
+        group by 1
+       union all
+       select channel, clicks, conversions from daily_channel_actions, b where ${ROLLED}
+     ) t group by channel`,
+    [range.start, range.end, tz],
+  );
+}
+
+/** Leads per last-touch channel in the range (leads stored before migration 00011 have none: left out). */
+export async function leadsByChannel(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+): Promise<{ channel: string; leads: number }[]> {
+  return await db.query(
+    `select last_channel as channel, count(*)::int as leads from leads
+      where ${BOUNDS("submitted_at")} and last_channel is not null group by 1`,
+    [range.start, range.end, tz],
+  );
+}
+
 /** Most visited UTM sources in the range. */
 export async function topUtmSources(
   db: Queryable,
@@ -290,6 +385,18 @@ export interface LeadRow {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The visitor's first session in the attribution window (null on leads stored before migration 00011). */
+  firstSource: string | null;
+  firstMedium: string | null;
+  firstCampaign: string | null;
+  firstChannel: string | null;
+  firstLandingPage: string | null;
+  /** The session that converted. */
+  lastSource: string | null;
+  lastMedium: string | null;
+  lastCampaign: string | null;
+  lastChannel: string | null;
+  lastLandingPage: string | null;
 }
 
 export interface LeadFilter {
@@ -353,7 +460,11 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
   return await db.query<LeadRow>(
     `select id, name, email, whatsapp, plan, plan_label as "planLabel",
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
-            utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium"
+            utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium",
+            first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
+            first_channel as "firstChannel", first_landing_page as "firstLandingPage",
+            last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",
+            last_channel as "lastChannel", last_landing_page as "lastLandingPage"
        from leads ${sql}
       order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,

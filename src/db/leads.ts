@@ -18,14 +18,31 @@ export interface NewLead {
   sessionId?: string | null;
   /** The Meta event id shared with the browser pixel, if any. */
   eventId?: string | null;
+  /** The visitor's first session in the attribution window, and the session that converted. */
+  firstTouch?: LeadTouch;
+  lastTouch?: LeadTouch & { referrer: string | null };
+}
+
+/** Where a session came from, as a lead keeps it. */
+export interface LeadTouch {
+  source: string;
+  medium: string;
+  campaign: string | null;
+  channel: string;
+  landingPage: string | null;
+  /** When that session started (first touch only). */
+  at?: Date;
 }
 
 /** Inserts a lead unless one with the same idempotency key exists; returns the new id or null. */
 export async function insertLead(db: Queryable, lead: NewLead): Promise<number | null> {
   const rows = await db.query<{ id: number }>(
     `insert into leads (idempotency_key, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign,
-       utm_medium, page, submitted_at, session_id, event_id)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       utm_medium, page, submitted_at, session_id, event_id, first_source, first_medium, first_campaign,
+       first_channel, first_landing_page, first_touch_at, last_source, last_medium, last_campaign, last_channel,
+       last_landing_page, last_referrer)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+       $22, $23, $24, $25)
      on conflict (idempotency_key) do nothing
      returning id`,
     [
@@ -42,9 +59,52 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
       lead.submittedAt,
       lead.sessionId ?? null,
       lead.eventId ?? null,
+      lead.firstTouch?.source ?? null,
+      lead.firstTouch?.medium ?? null,
+      lead.firstTouch?.campaign ?? null,
+      lead.firstTouch?.channel ?? null,
+      lead.firstTouch?.landingPage ?? null,
+      lead.firstTouch?.at ?? null,
+      lead.lastTouch?.source ?? null,
+      lead.lastTouch?.medium ?? null,
+      lead.lastTouch?.campaign ?? null,
+      lead.lastTouch?.channel ?? null,
+      lead.lastTouch?.landingPage ?? null,
+      lead.lastTouch?.referrer ?? null,
     ],
   );
   return rows[0] ? Number(rows[0].id) : null;
+}
+
+/**
+ * The earliest session start (entry page view) from `since` to `until` of any of the visitor's keys, with its touch;
+ * null when there is none (visits stored before migration 00011 have no entries).
+ */
+export async function firstEntry(
+  db: Queryable,
+  visitorKeys: string[],
+  since: Date,
+  until: Date,
+): Promise<LeadTouch | null> {
+  if (!visitorKeys.length) return null;
+  const rows = await db.query<{
+    at: string;
+    source: string;
+    medium: string;
+    campaign: string | null;
+    channel: string;
+    landingPage: string;
+  }>(
+    `select occurred_at as at, traffic_source as source, traffic_medium as medium, utm_campaign as campaign,
+            channel, source as "landingPage"
+       from visits
+      where entry and visitor_key = any($1::text[]) and occurred_at >= $2 and occurred_at <= $3
+        and channel is not null
+      order by occurred_at, id limit 1`,
+    [visitorKeys, since, until],
+  );
+  const row = rows[0];
+  return row ? { ...row, at: new Date(row.at) } : null;
 }
 
 /** The id of the lead stored under an idempotency key, if any. */

@@ -68,6 +68,12 @@ const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_
 const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
 /**
+ * A visit's landing page for the "Páginas de entrada" ranking (null unless it started its session): its path
+ * without the query string, whose campaign parameters would split one page into many.
+ */
+export const ENTRY_PAGE = "case when entry then split_part(source, '?', 1) end";
+
+/**
  * Rewrites daily_totals from `from` on with the events from from's local midnight to `until`; returns how
  * many days have events.
  */
@@ -92,7 +98,10 @@ export async function rollUpTotals(db: Queryable, from: string, until: Date, tz:
   return rows[0].n;
 }
 
-/** Rewrites daily_visit_ranks (visits per UTM source, UTM campaign and page) from `from` on, up to `until`. */
+/**
+ * Rewrites daily_visit_ranks from `from` on, up to `until`: visits per UTM source, UTM campaign, page, traffic
+ * source and channel, and entries per landing page (migrations/00011).
+ */
 export async function rollUpVisitRanks(
   db: Queryable,
   from: string,
@@ -105,9 +114,11 @@ export async function rollUpVisitRanks(
     `with ins as (
        insert into daily_visit_ranks (day, dimension, key, visits)
        select day, dimension, key, sum(n)::int from (
-         select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, count(*) as n
-           from visits where ${SPAN} group by 1, 2, 3, 4) t,
-         lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source))
+         select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, traffic_source, channel, entry, count(*) as n
+           from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6, 7) t,
+         lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source),
+                         ('source', traffic_source), ('channel', channel),
+                         ('entry_page', ${ENTRY_PAGE}))
            as d(dimension, key)
         where key is not null and key <> ''
         group by day, dimension, key
@@ -136,6 +147,30 @@ export async function rollUpSourceActions(
          select ${LOCAL_DAY}, coalesce(utm_source, ''), 0, 1 from conversions where ${SPAN}
        ) t group by day, s
        on conflict (day, utm_source) do nothing
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Rewrites daily_channel_actions (clicks and conversions per channel; events without one are left out). */
+export async function rollUpChannelActions(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_channel_actions where day >= $1::date", [from]);
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into daily_channel_actions (day, channel, clicks, conversions)
+       select day, channel, sum(c)::int, sum(k)::int from (
+         select ${LOCAL_DAY} as day, channel, 1 as c, 0 as k from clicks where ${SPAN} and channel is not null
+         union all
+         select ${LOCAL_DAY}, channel, 0, 1 from conversions where ${SPAN} and channel is not null
+       ) t group by day, channel
+       on conflict (day, channel) do nothing
        returning 1)
      select count(*)::int as n from ins`,
     [from, until, tz],

@@ -18,3 +18,12 @@ export async function destroySaltsBefore(db: Queryable, month: string): Promise<
   const rows = await db.query("delete from visitor_salts where month < $1 returning month", [month]);
   return rows.length;
 }
+
+/** The salts of those months that still have one (never creates one: a destroyed salt stays destroyed). */
+export async function existingMonthSalts(db: Queryable, months: string[]): Promise<Map<string, Uint8Array>> {
+  const rows = await db.query<{ month: string; salt: Uint8Array }>(
+    "select month, salt from visitor_salts where month = any($1::text[])",
+    [months],
+  );
+  return new Map(rows.map((r) => [r.month, new Uint8Array(r.salt)]));
+}

@@ -8,6 +8,9 @@ export interface TrackedEvent {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The session's touch (services/attribution.ts): visits and clicks; absent on conversions. */
+  trafficSource?: string | null;
+  channel?: string | null;
 }
 
 export interface TrackedVisit extends TrackedEvent {
@@ -15,14 +18,21 @@ export interface TrackedVisit extends TrackedEvent {
   utmContent: string | null;
   /** The address's keys for the next months (services/visitor_key.ts visitorLinkKeys). */
   linkKeys?: string[];
+  trafficMedium?: string | null;
+  /** The referring site's host (never this site's). */
+  referrerHost?: string | null;
+  /** Names of the click ids on the landing URL. */
+  clickIds?: string[];
+  /** The page started the session's touch (its landing page). */
+  entry?: boolean;
 }
 
 /** Stores one page view. */
 export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void> {
   await db.query(
     `insert into visits (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium,
-       utm_term, utm_content, link_keys)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+       utm_term, utm_content, link_keys, referrer_host, click_ids, traffic_source, traffic_medium, channel, entry)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
     [
       v.occurredAt,
       v.visitorKey,
@@ -34,6 +44,12 @@ export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void>
       v.utmTerm,
       v.utmContent,
       v.linkKeys ?? null,
+      v.referrerHost ?? null,
+      v.clickIds?.length ? v.clickIds : null,
+      v.trafficSource ?? null,
+      v.trafficMedium ?? null,
+      v.channel ?? null,
+      v.entry ?? false,
     ],
   );
 }
@@ -41,9 +57,20 @@ export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void>
 /** Stores one plan-button click. */
 export async function insertClick(db: Queryable, e: TrackedEvent): Promise<void> {
   await db.query(
-    `insert into clicks (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [e.occurredAt, e.visitorKey, e.sessionId, e.source, e.utmSource, e.utmCampaign, e.utmMedium],
+    `insert into clicks (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium,
+       traffic_source, channel)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      e.occurredAt,
+      e.visitorKey,
+      e.sessionId,
+      e.source,
+      e.utmSource,
+      e.utmCampaign,
+      e.utmMedium,
+      e.trafficSource ?? null,
+      e.channel ?? null,
+    ],
   );
 }
 
@@ -59,7 +86,8 @@ export async function insertConversion(db: Queryable, e: TrackedEvent): Promise<
 
 /**
  * Stores a conversion only if its tracking session has more stored leads than conversions; the session's
- * lock keeps parallel reports of one lead from both passing the count. Returns whether it was stored.
+ * lock keeps parallel reports of one lead from both passing the count. It takes the channel of the session's
+ * latest lead (its last touch, decided by the server). Returns whether it was stored.
  */
 export async function insertConversionForLead(db: Db, e: TrackedEvent): Promise<boolean> {
   if (!e.sessionId) return false;
@@ -67,8 +95,9 @@ export async function insertConversionForLead(db: Db, e: TrackedEvent): Promise<
     await tx.query("select pg_advisory_xact_lock(hashtext('conversion:' || $1))", [e.sessionId]);
     const rows = await tx.query(
       `insert into conversions (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign,
-         utm_medium)
-       select $1, $2, $3, $4, $5, $6, $7
+         utm_medium, channel)
+       select $1, $2, $3, $4, $5, $6, $7,
+              (select last_channel from leads where session_id = $3 order by id desc limit 1)
         where (select count(*) from leads where session_id = $3)
             > (select count(*) from conversions where session_id = $3)
        returning id`,
@@ -89,6 +118,9 @@ export interface BatchedEvent {
 }
 
 const COLUMNS = "occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium";
+const CLICK_COLUMNS = `${COLUMNS}, traffic_source, channel`;
+const VISIT_COLUMNS =
+  `${CLICK_COLUMNS}, utm_term, utm_content, link_keys, referrer_host, click_ids, traffic_medium, entry`;
 const insertFrom = (table: EventTable, columns: string) =>
   `ins_${table} as (insert into ${table} (${columns}) select ${columns} from ranked
      where tbl = '${table}' and hit <= $2 order by i)`;
@@ -115,9 +147,11 @@ const storeBatch = (relaxed: boolean) => `
     select r.i, r.t as tbl, r.b as bucket, timestamptz 'epoch' + r.w * interval '1 millisecond' as window_start,
         timestamptz 'epoch' + r.o * interval '1 millisecond' as occurred_at, r.v as visitor_key,
         r.s as session_id, r.p as source, r.us as utm_source, r.uc as utm_campaign, r.um as utm_medium,
-        r.ut as utm_term, r.un as utm_content, r.l as link_keys
+        r.ut as utm_term, r.un as utm_content, r.l as link_keys, r.ts as traffic_source, r.tm as traffic_medium,
+        r.ch as channel, r.rh as referrer_host, r.ci as click_ids, coalesce(r.en, false) as entry
       from json_to_recordset($1::text::json) as r(i integer, t text, b text, w bigint, o bigint, v text, s text,
-        p text, us text, uc text, um text, ut text, un text, l text[])${relaxed ? ", relaxed" : ""}
+        p text, us text, uc text, um text, ut text, un text, l text[], ts text, tm text, ch text, rh text,
+        ci text[], en boolean)${relaxed ? ", relaxed" : ""}
   ),
   adds as (select bucket, window_start, count(*)::integer as hits from input group by bucket, window_start),
   counted as (
@@ -131,8 +165,8 @@ const storeBatch = (relaxed: boolean) => `
         + row_number() over (partition by input.bucket, input.window_start order by input.i) as hit
       from input join adds using (bucket, window_start) join counted using (bucket, window_start)
   ),
-  ${insertFrom("visits", `${COLUMNS}, utm_term, utm_content, link_keys`)},
-  ${insertFrom("clicks", COLUMNS)},
+  ${insertFrom("visits", VISIT_COLUMNS)},
+  ${insertFrom("clicks", CLICK_COLUMNS)},
   ${insertFrom("conversions", COLUMNS)}
   select i, hit::integer as hit from ranked where hit > $2`;
 const STORE_BATCH = { postgres: storeBatch(true), pglite: storeBatch(false) };
@@ -162,6 +196,12 @@ export async function storeEventBatch(
     ut: "utmTerm" in e ? e.utmTerm : null,
     un: "utmContent" in e ? e.utmContent : null,
     l: "linkKeys" in e ? e.linkKeys : undefined,
+    ts: e.trafficSource ?? undefined,
+    ch: e.channel ?? undefined,
+    tm: "trafficMedium" in e ? e.trafficMedium ?? undefined : undefined,
+    rh: "referrerHost" in e ? e.referrerHost ?? undefined : undefined,
+    ci: "clickIds" in e && e.clickIds?.length ? e.clickIds : undefined,
+    en: "entry" in e && e.entry ? true : undefined,
   }));
   // Prepared: the same text runs thousands of times a second, and its plan does not depend on the values.
   // Only the refused events come back (usually none), so an answer costs nothing per stored event.

@@ -20,6 +20,7 @@ import {
   visitorTotals,
 } from "../db/analytics.ts";
 import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import { channelLabel } from "../shared/channels.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -144,7 +145,23 @@ const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
   ["Origem (utm_source)", (l) => l.utmSource ?? ""],
   ["Campanha (utm_campaign)", (l) => l.utmCampaign ?? ""],
   ["Mídia (utm_medium)", (l) => l.utmMedium ?? ""],
+  ...touchColumns("Primeiro toque", "first"),
+  ...touchColumns("Último toque", "last"),
 ];
+
+/** A lead's first or last touch as CSV columns: source, medium, campaign, channel, landing page. */
+function touchColumns(title: string, t: "first" | "last"): [string, (l: LeadRow) => string][] {
+  return [
+    [`${title}: origem`, (l) => l[`${t}Source`] ?? ""],
+    [`${title}: mídia`, (l) => l[`${t}Medium`] ?? ""],
+    [`${title}: campanha`, (l) => l[`${t}Campaign`] ?? ""],
+    [`${title}: canal`, (l) => {
+      const channel = l[`${t}Channel`];
+      return channel ? channelLabel(channel) : "";
+    }],
+    [`${title}: página de entrada`, (l) => l[`${t}LandingPage`] ?? ""],
+  ];
+}
 
 // What spreadsheets read as the start of a formula (OWASP, CSV injection).
 const FORMULA_START = /^[=+\-@\t\r]/;

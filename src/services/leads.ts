@@ -1,6 +1,15 @@
 import type { Config } from "../config.ts";
 import type { Db, Queryable } from "../db/client.ts";
-import { insertLead, leadByEventId, leadIdByKey, type PlanValue } from "../db/leads.ts";
+import {
+  firstEntry,
+  insertLead,
+  leadByEventId,
+  leadIdByKey,
+  type LeadTouch,
+  type PlanValue,
+} from "../db/leads.ts";
+import type { ClickId } from "../shared/click_ids.ts";
+import { deriveTouch } from "./attribution.ts";
 import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
 import { planPrice } from "../site.ts";
@@ -24,6 +33,42 @@ export interface LeadInput {
   sessionId: string | null;
   /** When the visitor submitted it by the browser's clock (epoch ms); checked by `submissionTime`. */
   submittedAt: number | null;
+  /** The converting session's referring host and landing URL click ids (its touch, with the UTM fields). */
+  referrer?: string | null;
+  clickIds?: ClickId[];
+  /** The converting session's first page (path and query). */
+  landingPage?: string | null;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function attributionStart(config: Config, submittedAt: Date): Date {
+  return new Date(submittedAt.getTime() - config.ATTRIBUTION_DAYS * DAY_MS);
+}
+
+/**
+ * A lead's last touch (the session that converted, from what the browser reported of it) and first touch
+ * (the visitor's first session start within ATTRIBUTION_DAYS before the lead, found by its visitor keys of
+ * those months; the last touch when there is none).
+ */
+async function leadTouches(
+  db: Queryable,
+  config: Config,
+  input: LeadInput,
+  submittedAt: Date,
+  visitorKeys: string[],
+): Promise<{ first: LeadTouch; last: LeadTouch & { referrer: string | null } }> {
+  const touch = deriveTouch({
+    utmSource: input.utmSource,
+    utmMedium: input.utmMedium,
+    utmCampaign: input.utmCampaign,
+    referrer: input.referrer ?? null,
+    clickIds: input.clickIds ?? [],
+  }, new URL(config.PUBLIC_ORIGIN).hostname);
+  const last = { ...touch, landingPage: input.landingPage ?? null };
+  const first = await firstEntry(db, visitorKeys, attributionStart(config, submittedAt), submittedAt);
+  const { referrer: _, ...lastTouch } = last;
+  return { first: first ?? { ...lastTouch, at: undefined }, last };
 }
 
 /**
@@ -33,7 +78,7 @@ export interface LeadInput {
  * wrong clock must not cost a lead; it only loses the original time. A time slightly ahead counts as now.
  */
 export function submissionTime(claimed: number | null, now: Date): Date {
-  if (claimed == null) return now;
+  if (claimed === null) return now;
   const at = now.getTime();
   if (claimed > at + SUBMITTED_AT_MAX_SKEW_MS || claimed < at - LEAD_OUTBOX_MAX_AGE_MS) return now;
   return new Date(Math.min(claimed, at));
@@ -97,9 +142,18 @@ export async function saveLead(
   db: Db,
   config: Config,
   input: LeadInput,
-  context: { client: MetaClient; now: Date },
+  context: {
+    client: MetaClient;
+    now: Date;
+    /** The visitor's keys of the months since a date (routes/api/visitor.ts clientKeysSince). */
+    keysSince?: (since: Date) => Promise<string[]>;
+  },
 ): Promise<{ id: number; created: boolean }> {
+  const submittedAt = submissionTime(input.submittedAt, context.now);
+  // Before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
+  const visitorKeys = await context.keysSince?.(attributionStart(config, submittedAt)) ?? [];
   return await db.transaction(async (tx) => {
+    const touches = await leadTouches(tx, config, input, submittedAt, visitorKeys);
     const id = await insertLead(tx, {
       idempotencyKey: input.idempotencyKey,
       name: input.name,
@@ -111,9 +165,11 @@ export async function saveLead(
       utmCampaign: input.utmCampaign,
       utmMedium: input.utmMedium,
       page: input.page,
-      submittedAt: submissionTime(input.submittedAt, context.now),
+      submittedAt,
       sessionId: input.sessionId,
       eventId: input.eventId,
+      firstTouch: touches.first,
+      lastTouch: touches.last,
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
     await queueLeadDeliveries(tx, config, id, context.now);

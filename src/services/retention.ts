@@ -48,7 +48,7 @@ export async function runRetention(db: Db, options: RetentionOptions): Promise<R
   const { now, timeZone } = options;
   const report: RetentionReport = {
     skipped: false,
-    rolledUp: { through: null, days: 0, rankRows: 0, sourceRows: 0 },
+    rolledUp: { through: null, days: 0, rankRows: 0, sourceRows: 0, channelRows: 0 },
     purged: {
       visits: 0,
       visitorKeys: 0,

@@ -108,7 +108,13 @@ dbTest(
     assert.equal(report.skipped, false);
     assert.equal(report.boundary, "2025-10-18T03:00:00.000Z");
     // Every day is rolled up (up to two minutes ago), not only the purged ones.
-    assert.deepEqual(report.rolledUp, { through: "2026-11-22", days: 5, rankRows: 9, sourceRows: 4 });
+    assert.deepEqual(report.rolledUp, {
+      through: "2026-11-22",
+      days: 5,
+      rankRows: 9,
+      sourceRows: 4,
+      channelRows: 0,
+    });
     assert.deepEqual(report.purged, {
       visits: 4,
       visitorKeys: 3,
@@ -187,7 +193,13 @@ dbTest("retention: a second run changes nothing and leaves the roll-ups as they 
   await runRetention(db, OPTIONS);
   const before = { counts: await counts(db), rollUps: await rollUps(db) };
   const again = await runRetention(db, OPTIONS);
-  assert.deepEqual(again.rolledUp, { through: "2026-11-22", days: 0, rankRows: 0, sourceRows: 0 });
+  assert.deepEqual(again.rolledUp, {
+    through: "2026-11-22",
+    days: 0,
+    rankRows: 0,
+    sourceRows: 0,
+    channelRows: 0,
+  });
   assert.ok(Object.values(again.purged).every((n) => n === 0), JSON.stringify(again.purged));
   assert.deepEqual({ counts: await counts(db), rollUps: await rollUps(db) }, before);
 });
@@ -201,7 +213,13 @@ dbTest(
     const next = await runRetention(db, { ...OPTIONS, now: new Date("2026-11-23T12:00:00Z") });
     assert.equal(next.boundary, "2025-10-19T03:00:00.000Z");
     // 2026-11-22 and 2026-11-23 have no events: nothing to add, but the watermark moves.
-    assert.deepEqual(next.rolledUp, { through: "2026-11-23", days: 0, rankRows: 0, sourceRows: 0 });
+    assert.deepEqual(next.rolledUp, {
+      through: "2026-11-23",
+      days: 0,
+      rankRows: 0,
+      sourceRows: 0,
+      channelRows: 0,
+    });
     assert.equal(next.purged.visits, 1);
     assert.equal(next.purged.visitorKeys, 1);
     assert.deepEqual(await rollUps(db), first);

@@ -4,6 +4,7 @@ import type { Db, Queryable } from "../db/client.ts";
 import { tryRetentionLock } from "../db/retention.ts";
 import {
   earliestRawDay,
+  rollUpChannelActions,
   rollUpSourceActions,
   rollupState,
   rollUpTotals,
@@ -28,6 +29,7 @@ export interface RollupReport {
   days: number;
   rankRows: number;
   sourceRows: number;
+  channelRows: number;
 }
 
 /** Where the watermark goes at `now`. */
@@ -44,7 +46,13 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   const until = rollUpTarget(now);
   const through = todayIn(timeZone, until);
   const state = await rollupState(tx);
-  const report: RollupReport = { through: state.through, days: 0, rankRows: 0, sourceRows: 0 };
+  const report: RollupReport = {
+    through: state.through,
+    days: 0,
+    rankRows: 0,
+    sourceRows: 0,
+    channelRows: 0,
+  };
   const previous = state.until ?? null;
   if (previous !== null && previous >= until) return report;
   // The first day not final yet: the watermark's day (after 00005 alone, the day after its last one).
@@ -58,6 +66,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.days = await rollUpTotals(tx, from, until, timeZone);
     report.rankRows = await rollUpVisitRanks(tx, from, until, timeZone);
     report.sourceRows = await rollUpSourceActions(tx, from, until, timeZone);
+    report.channelRows = await rollUpChannelActions(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
   await setRolledUntil(tx, through, until);

@@ -22,6 +22,9 @@ function endpoints(start: string, end: string): string[] {
     `/api/tracking/rankings/utm-campaign?${r}`,
     `/api/tracking/rankings/pages?${r}`,
     `/api/tracking/conversion-by-utm-source?${r}`,
+    `/api/tracking/channels?${r}`,
+    `/api/tracking/rankings/sources?${r}`,
+    `/api/tracking/rankings/entry-pages?${r}`,
     `/api/leads/analytics?${r}`,
   ];
 }
@@ -57,7 +60,7 @@ appTest(
     // seedAnalytics ran the job; start from raw only to get the reference answers.
     await t.db.exec("delete from rollup_state; delete from daily_totals; delete from daily_visit_ranks;");
     await t.db.exec(
-      "delete from daily_source_actions; delete from visitor_days; delete from visitor_spans;",
+      "delete from daily_source_actions; delete from daily_channel_actions; delete from visitor_days; delete from visitor_spans;",
     );
     const raw = await answers(t, cookie, PATHS);
 

@@ -11,6 +11,8 @@ import { RateLimited } from "../server/errors.ts";
 import { log } from "../server/log.ts";
 import { type Batcher, createBatcher } from "./batcher.ts";
 import { consume, LIMITS, windowOf } from "./rate_limit.ts";
+import { deriveTouch } from "./attribution.ts";
+import type { ClickId } from "../shared/click_ids.ts";
 
 export interface TrackInput {
   source: string;
@@ -18,11 +20,17 @@ export interface TrackInput {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The session's referring host, as the browser reported it (absent on conversions). */
+  referrer?: string | null;
+  /** The click ids on the session's landing URL. */
+  clickIds?: ClickId[];
 }
 
 export interface VisitInput extends TrackInput {
   utmTerm: string | null;
   utmContent: string | null;
+  /** This page started the session's touch (its landing page). */
+  entry?: boolean;
 }
 
 export type TrackKind = "visit" | "click" | "conversion";
@@ -76,9 +84,10 @@ function writerFor(db: Db): Batcher<Queued, void> {
 
 /**
  * Counts one first-party event against the client's tracking limit (RateLimited when over) and stores it,
- * stamped with the server's clock and the visitor key (never the IP). Events are written in small groups
- * (group commit); this resolves only once the event's group is committed, and a failed group rejects with
- * ServiceUnavailable and stores none of its events.
+ * stamped with the server's clock and the visitor key (never the IP), with its session's touch (source,
+ * medium, channel) derived here; `ownHost` is this site's host (a referrer on it is no source). Events are
+ * written in small groups (group commit); this resolves only once the event's group is committed, and a
+ * failed group rejects with ServiceUnavailable and stores none of its events.
  */
 export function recordEvent(
   db: Db,
@@ -87,7 +96,12 @@ export function recordEvent(
   visitorKey: string,
   now: Date,
   linkKeys?: string[],
+  ownHost = "",
 ): Promise<void> {
+  const touch = deriveTouch(
+    { ...input, referrer: input.referrer ?? null, clickIds: input.clickIds ?? [] },
+    ownHost,
+  );
   const event: TrackedEvent | TrackedVisit = {
     occurredAt: now,
     visitorKey,
@@ -96,11 +110,17 @@ export function recordEvent(
     utmSource: input.utmSource,
     utmCampaign: input.utmCampaign,
     utmMedium: input.utmMedium,
+    trafficSource: touch.source,
+    channel: touch.channel,
     ...(kind === "visit"
       ? {
         utmTerm: (input as VisitInput).utmTerm ?? null,
         utmContent: (input as VisitInput).utmContent ?? null,
         linkKeys,
+        trafficMedium: touch.medium,
+        referrerHost: touch.referrer,
+        clickIds: input.clickIds ?? [],
+        entry: (input as VisitInput).entry ?? false,
       }
       : {}),
   };

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { monthSalt } from "../db/salts.ts";
+import { existingMonthSalts, monthSalt } from "../db/salts.ts";
 import { clientNetwork } from "../server/ip.ts";
 import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/analytics.ts";
 import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "./hmac_sha256.ts";
@@ -89,6 +89,32 @@ export async function visitorLinkKeys(
   const out: string[] = [];
   for (const month of lastLinkMonths.months) out.push(hmacSha256Hex(await hmacKey(db, month), network, 16));
   return out;
+}
+
+/**
+ * The address's keys in every month from the one of `since` to the one of `now`, for the months whose salt
+ * still exists (a month's salt is destroyed 40 days after it ends): what finds its visits of that period.
+ */
+export async function visitorKeysSince(
+  db: Db,
+  ip: string,
+  timeZone: string,
+  since: Date,
+  now: Date,
+): Promise<string[]> {
+  const months: string[] = [];
+  const last = monthIn(now, timeZone);
+  let [y, m] = monthIn(since, timeZone).split("-").map(Number);
+  for (let month = monthIn(since, timeZone); month <= last;) {
+    months.push(month);
+    if (++m > 12) [y, m] = [y + 1, 1];
+    month = `${y}-${String(m).padStart(2, "0")}`;
+  }
+  // The keys in use (cached) first, as visitorKey computes them; the others only if their salt still exists.
+  const hmacs = await Promise.all(months.filter((m) => keys.has(m)).map((m) => keys.get(m)!));
+  const stored = await existingMonthSalts(db, months.filter((m) => !keys.has(m)));
+  for (const salt of stored.values()) hmacs.push(prepareKey(salt));
+  return hmacs.map((key) => hmacSha256Hex(key, clientNetwork(ip), 16));
 }
 
 /** Forgets cached salts (tests that empty the database between runs, and the salt-destroying job). */

@@ -12,33 +12,81 @@ export function sp(local: string): Date {
   return new Date(local + "-03:00");
 }
 
+/** A session's derived touch, as the server stores it (migrations/00011); absent: a row from before it. */
+export interface TouchFixture {
+  trafficSource?: string;
+  channel?: string;
+  /** The page started its session. */
+  entry?: boolean;
+}
+
 export async function insertVisit(
   db: Queryable,
   at: Date,
   visitorKey: string,
   source: string,
   utm: Utm = {},
+  touch: TouchFixture = {},
 ) {
   await db.query(
-    `insert into visits (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
-     values ($1, $2, $3, $4, $5, $6)`,
-    [at, visitorKey, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+    `insert into visits (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium, traffic_source,
+       channel, entry)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      at,
+      visitorKey,
+      source,
+      utm.utmSource ?? null,
+      utm.utmCampaign ?? null,
+      utm.utmMedium ?? null,
+      touch.trafficSource ?? null,
+      touch.channel ?? null,
+      touch.entry ?? false,
+    ],
   );
 }
 
-export async function insertClick(db: Queryable, at: Date, utm: Utm = {}, source = "pricing_pro_plan") {
+export async function insertClick(
+  db: Queryable,
+  at: Date,
+  utm: Utm = {},
+  source = "pricing_pro_plan",
+  touch: TouchFixture = {},
+) {
   await db.query(
-    `insert into clicks (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
-     values ($1, 'k', $2, $3, $4, $5)`,
-    [at, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+    `insert into clicks (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium, traffic_source,
+       channel)
+     values ($1, 'k', $2, $3, $4, $5, $6, $7)`,
+    [
+      at,
+      source,
+      utm.utmSource ?? null,
+      utm.utmCampaign ?? null,
+      utm.utmMedium ?? null,
+      touch.trafficSource ?? null,
+      touch.channel ?? null,
+    ],
   );
 }
 
-export async function insertConversion(db: Queryable, at: Date, utm: Utm = {}, source = "pricing_pro_plan") {
+export async function insertConversion(
+  db: Queryable,
+  at: Date,
+  utm: Utm = {},
+  source = "pricing_pro_plan",
+  touch: TouchFixture = {},
+) {
   await db.query(
-    `insert into conversions (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium)
-     values ($1, 'k', $2, $3, $4, $5)`,
-    [at, source, utm.utmSource ?? null, utm.utmCampaign ?? null, utm.utmMedium ?? null],
+    `insert into conversions (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium, channel)
+     values ($1, 'k', $2, $3, $4, $5, $6)`,
+    [
+      at,
+      source,
+      utm.utmSource ?? null,
+      utm.utmCampaign ?? null,
+      utm.utmMedium ?? null,
+      touch.channel ?? null,
+    ],
   );
 }
 
@@ -48,12 +96,15 @@ export interface LeadFixture extends Utm {
   whatsapp: string;
   plan?: "micro" | "pro" | "premium" | "enterprise" | "unknown";
   planLabel?: string;
+  /** The converting session's channel (last touch). */
+  lastChannel?: string;
 }
 
 export async function insertLead(db: Queryable, at: Date, lead: LeadFixture) {
   await db.query(
-    `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign, utm_medium)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign, utm_medium,
+       last_channel)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
     [
       at,
       lead.name,
@@ -64,6 +115,7 @@ export async function insertLead(db: Queryable, at: Date, lead: LeadFixture) {
       lead.utmSource ?? null,
       lead.utmCampaign ?? null,
       lead.utmMedium ?? null,
+      lead.lastChannel ?? null,
     ],
   );
 }

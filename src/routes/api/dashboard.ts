@@ -19,6 +19,7 @@ import {
   utmSourceRanking,
 } from "../../services/analytics.ts";
 import { daysInclusive, isDay, MAX_RANGE_DAYS } from "../../shared/analytics.ts";
+import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 
 /** Longest period a dashboard query may cover (two years and a day). */
 
@@ -157,4 +158,19 @@ dashboardApi.get("/api/tracking/rankings/pages", ...guard, async (c) => {
 dashboardApi.get("/api/tracking/conversion-by-utm-source", ...guard, async (c) => {
   const { db, tz, query } = ctx(c);
   return c.json(await conversionByUtmSource(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+});
+
+dashboardApi.get("/api/tracking/channels", ...guard, async (c) => {
+  const { db, tz, query } = ctx(c);
+  return c.json(await channelReport(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+});
+
+dashboardApi.get("/api/tracking/rankings/sources", ...guard, async (c) => {
+  const { db, tz, query } = ctx(c);
+  return c.json(await trafficSourceRanking(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+});
+
+dashboardApi.get("/api/tracking/rankings/entry-pages", ...guard, async (c) => {
+  const { db, tz, query } = ctx(c);
+  return c.json(await entryPageRanking(db, rangeOf(parseOr400(requiredRange, query))!, tz));
 });

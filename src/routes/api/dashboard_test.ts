@@ -10,6 +10,11 @@ import {
 } from "../../testing/analytics_fixture.ts";
 import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
 
+// The first- and last-touch columns (issue 18); leads inserted without touches leave them empty.
+const TOUCH_HEADER =
+  ',"Primeiro toque: origem","Primeiro toque: mídia","Primeiro toque: campanha","Primeiro toque: canal","Primeiro toque: página de entrada","Último toque: origem","Último toque: mídia","Último toque: campanha","Último toque: canal","Último toque: página de entrada"';
+const NO_TOUCHES = ',"","","","","","","","","",""';
+
 const NOV = "startDate=2026-11-01&endDate=2026-11-30";
 const google = { utmSource: "google", utmCampaign: "black-friday", utmMedium: "cpc" };
 const facebook = { utmSource: "facebook", utmCampaign: "promo", utmMedium: "social" };
@@ -300,6 +305,12 @@ appTest("dashboard: leads without parameters are all leads; search and paginatio
     utmSource: "facebook",
     utmCampaign: "promo",
     utmMedium: "social",
+    // Stored without touches (as before migration 00011).
+    ...Object.fromEntries(
+      ["first", "last"].flatMap((t) =>
+        ["Source", "Medium", "Campaign", "Channel", "LandingPage"].map((f) => [t + f, null])
+      ),
+    ),
   });
   // Digits match the WhatsApp number whatever its punctuation; % is literal, not a wildcard.
   assert.deepEqual((await json(t, cookie, "/api/leads?q=988887777")).map((l: { name: string }) => l.name), [
@@ -327,16 +338,16 @@ appTest("dashboard: CSV export is RFC 4180 UTF-8 with a BOM and neutralises form
   assert.equal(lines.at(-1), "");
   assert.equal(
     lines[0],
-    `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"`,
+    `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"${TOUCH_HEADER}`,
   );
   assert.equal(
     lines[1],
-    `"30/11/2026 23:30","Last Day","last@example.com","1","pro","google","black-friday","cpc"`,
+    `"30/11/2026 23:30","Last Day","last@example.com","1","pro","google","black-friday","cpc"${NO_TOUCHES}`,
   );
-  assert.equal(lines[2], `"15/11/2026 18:00","'=HYPERLINK(""x"")","a@b.co","5","pro","","",""`);
+  assert.equal(lines[2], `"15/11/2026 18:00","'=HYPERLINK(""x"")","a@b.co","5","pro","","",""${NO_TOUCHES}`);
   assert.equal(
     lines[3],
-    `"15/11/2026 12:00","Maria Souza","maria@empresa.com.br","+55 (11) 98888-7777","Premium","facebook","promo","social"`,
+    `"15/11/2026 12:00","Maria Souza","maria@empresa.com.br","+55 (11) 98888-7777","Premium","facebook","promo","social"${NO_TOUCHES}`,
   );
   assert.equal(lines.length, 6);
 });
@@ -360,12 +371,12 @@ appTest(
     const res = await getAs(t, cookie, "/api/leads/export.csv?startDate=2026-11-20&endDate=2026-11-20");
     assert.equal(res.status, 200);
     const expected = "\uFEFF" + [
-      `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"`,
-      `"20/11/2026 10:00","Maria;=1+1;z","maria@example.com","+55 11 91234-5678","pro","'=cmd|' /C calc'!A0","",""`,
-      `"20/11/2026 09:00","'+SUM(A1:A9)","'-2+3@example.com","+55 (11) 9.1234-5678","pro","'=cmd|' /C calc'!A0","",""`,
-      `"20/11/2026 08:00","'@cmd","tab@example.com","'\t=1","pro","'=cmd|' /C calc'!A0","",""`,
-      `"20/11/2026 07:00","Ana","ana@example.com","'+1-1","pro","'=cmd|' /C calc'!A0","",""`,
-      `"20/11/2026 06:00","Zé ""Zap"", Jr","ze@example.com","11 3333-4444","pro","'=cmd|' /C calc'!A0","",""`,
+      `"Data","Nome","E-mail","WhatsApp","Plano","Origem (utm_source)","Campanha (utm_campaign)","Mídia (utm_medium)"${TOUCH_HEADER}`,
+      `"20/11/2026 10:00","Maria;=1+1;z","maria@example.com","+55 11 91234-5678","pro","'=cmd|' /C calc'!A0","",""${NO_TOUCHES}`,
+      `"20/11/2026 09:00","'+SUM(A1:A9)","'-2+3@example.com","+55 (11) 9.1234-5678","pro","'=cmd|' /C calc'!A0","",""${NO_TOUCHES}`,
+      `"20/11/2026 08:00","'@cmd","tab@example.com","'\t=1","pro","'=cmd|' /C calc'!A0","",""${NO_TOUCHES}`,
+      `"20/11/2026 07:00","Ana","ana@example.com","'+1-1","pro","'=cmd|' /C calc'!A0","",""${NO_TOUCHES}`,
+      `"20/11/2026 06:00","Zé ""Zap"", Jr","ze@example.com","11 3333-4444","pro","'=cmd|' /C calc'!A0","",""${NO_TOUCHES}`,
     ].join("\r\n") + "\r\n";
     const bytes = new Uint8Array(await res.arrayBuffer());
     assert.deepEqual(bytes, new TextEncoder().encode(expected));

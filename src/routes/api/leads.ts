@@ -5,8 +5,17 @@ import { parseOr400, readJsonValue } from "../../server/body.ts";
 import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
-import { EMAIL_PATTERN, requiredText, text, token, utm } from "./schemas.ts";
-import { isBotRequest, limitAndKey, metaClient, nowOf } from "./visitor.ts";
+import {
+  clickIdFlags,
+  EMAIL_PATTERN,
+  referrerHost,
+  requiredText,
+  sitePath,
+  text,
+  token,
+  utm,
+} from "./schemas.ts";
+import { clientKeysSince, isBotRequest, limitAndKey, metaClient, nowOf } from "./visitor.ts";
 
 export const LEAD_MAX_BYTES = 16 * 1024;
 
@@ -25,6 +34,10 @@ export const leadBody = z.strictObject({
   sessionId: token(100).nullish(),
   // When the visitor pressed submit (epoch ms): a lead re-sent later from the browser outbox keeps its time.
   submittedAt: z.number().int().nullish(),
+  // The converting session's touch (its first page, referring host and click-id flags): the lead's last touch.
+  referrer: referrerHost,
+  clickIds: clickIdFlags,
+  landingPage: sitePath(2000).nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
 });
@@ -56,7 +69,14 @@ export function leadsApi(origin: string): Hono<AppEnv> {
       eventId: body.eventId ?? null,
       sessionId: body.sessionId ?? null,
       submittedAt: body.submittedAt ?? null,
-    }, { client: metaClient(c), now: nowOf(c) });
+      referrer: body.referrer,
+      clickIds: body.clickIds,
+      landingPage: body.landingPage ?? null,
+    }, {
+      client: metaClient(c),
+      now: nowOf(c),
+      keysSince: (since) => clientKeysSince(c, since, nowOf(c)),
+    });
     return c.json({ id }, 201, headers);
   });
   return app;

@@ -215,3 +215,89 @@ appTest("leads: a submittedAt or sessionId of the wrong type is a 400 naming the
   await expect400(await t.postJson("/api/leads", { ...good, sessionId: "a b<c" }), "sessionId");
   assert.equal((await leads(t)).length, 0);
 });
+
+/** An app whose clock the test moves. */
+function clock(start: string) {
+  let now = new Date(start);
+  return { now: () => now, set: (at: string) => (now = new Date(at)) };
+}
+
+const firstClock = clock("2026-11-02T13:00:00Z");
+appTest(
+  "leads: a lead keeps the visitor's first session in ATTRIBUTION_DAYS as first touch and its own as last",
+  async (t) => {
+    const session = (n: number) => `1732233600000-sess${n}`;
+    const visit = (sessionId: string, extra: Record<string, unknown>) =>
+      t.postJson("/api/tracking/visit", { source: "/pt-br", sessionId, entry: true, ...extra });
+    // 40 days before the lead (outside the 30-day window): from a newsletter.
+    firstClock.set("2026-10-10T13:00:00Z");
+    assert.equal((await visit(session(0), { utmSource: "newsletter", utmMedium: "email" })).status, 202);
+    // 20 days before: organic search, landing on the Pipefy page; a later page of that session is no entry.
+    firstClock.set("2026-10-31T12:00:00Z");
+    await visit(session(1), { source: "/pt-br/pipefy-whatsapp-integracao", referrer: "www.google.com.br" });
+    await visit(session(1), { source: "/pt-br", entry: false });
+    // The converting session: an Instagram bio link with UTM, on the day of the lead.
+    firstClock.set("2026-11-20T13:00:00Z");
+    await visit(session(2), { source: "/pt-br?utm_source=ig", utmSource: "ig", utmMedium: "social" });
+    const res = await t.postJson("/api/leads", {
+      ...good,
+      utmSource: "ig",
+      utmMedium: "social",
+      utmCampaign: "bio",
+      sessionId: session(2),
+      referrer: "l.instagram.com",
+      clickIds: { fbclid: true },
+      landingPage: "/pt-br?utm_source=ig",
+    });
+    assert.equal(res.status, 201);
+    const rows = await t.db.query(
+      `select first_source, first_medium, first_campaign, first_channel, first_landing_page,
+              last_source, last_medium, last_campaign, last_channel, last_landing_page, last_referrer
+         from leads`,
+    );
+    assert.deepEqual(rows, [{
+      first_source: "google",
+      first_medium: "organic",
+      first_campaign: null,
+      first_channel: "organic_search",
+      first_landing_page: "/pt-br/pipefy-whatsapp-integracao",
+      last_source: "ig",
+      last_medium: "social",
+      last_campaign: "bio",
+      last_channel: "organic_social",
+      last_landing_page: "/pt-br?utm_source=ig",
+      last_referrer: "l.instagram.com",
+    }]);
+  },
+  { now: firstClock.now },
+);
+
+appTest("leads: without an earlier session, the first touch is the converting one", async (t) => {
+  const res = await t.postJson("/api/leads", { ...good, referrer: "chatgpt.com", landingPage: "/en" });
+  assert.equal(res.status, 201);
+  const rows = await t.db.query(
+    "select first_source, first_channel, first_landing_page, last_source, last_medium, last_channel from leads",
+  );
+  assert.deepEqual(rows, [{
+    first_source: "instagram",
+    first_channel: "paid_social",
+    first_landing_page: "/en",
+    last_source: "instagram",
+    last_medium: "cpc",
+    last_channel: "paid_social",
+  }]);
+});
+
+appTest("leads: a bad referrer, click-id flag or landing page is a 400 naming the field", async (t) => {
+  await expect400(
+    await t.postJson("/api/leads", { ...good, referrer: "https://evil.example/x" }),
+    "referrer",
+  );
+  await expect400(await t.postJson("/api/leads", { ...good, clickIds: { gclid: "abc" } }), "clickIds.gclid");
+  await expect400(await t.postJson("/api/leads", { ...good, clickIds: { li_fat_id: true } }), "clickIds");
+  await expect400(
+    await t.postJson("/api/leads", { ...good, landingPage: "https://evil.example/" }),
+    "landingPage",
+  );
+  assert.deepEqual(await leads(t), []);
+});

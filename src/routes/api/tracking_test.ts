@@ -47,6 +47,62 @@ appTest(
   },
 );
 
+appTest(
+  "tracking: a visit keeps its referrer host and click flags, and the touch the server derives",
+  async (t) => {
+    const arrivals = [
+      { referrer: "l.instagram.com", clickIds: { fbclid: true }, entry: true },
+      { referrer: "www.google.com.br", clickIds: { gclid: true }, entry: true },
+      { referrer: "localhost", entry: false }, // this site: no source
+      { referrer: "chatgpt.com", utmSource: "newsletter", utmMedium: "email", entry: true },
+    ];
+    for (const a of arrivals) {
+      const body = { ...visit, utmSource: null, utmCampaign: null, utmMedium: null, ...a };
+      assert.equal((await t.postJson("/api/tracking/visit", body)).status, 202);
+    }
+    assert.equal((await t.postJson("/api/tracking/click", { ...click, referrer: "t.co" })).status, 202);
+    const rows = await t.db.query<Record<string, unknown>>(
+      `select referrer_host, click_ids, traffic_source, traffic_medium, channel, entry from visits order by id`,
+    );
+    assert.deepEqual(rows, [
+      {
+        referrer_host: "l.instagram.com",
+        click_ids: ["fbclid"],
+        traffic_source: "instagram",
+        traffic_medium: "referral",
+        channel: "organic_social",
+        entry: true,
+      },
+      {
+        referrer_host: "google.com.br",
+        click_ids: ["gclid"],
+        traffic_source: "google",
+        traffic_medium: "cpc",
+        channel: "paid_search",
+        entry: true,
+      },
+      {
+        referrer_host: null,
+        click_ids: null,
+        traffic_source: "direto",
+        traffic_medium: "(none)",
+        channel: "direct",
+        entry: false,
+      },
+      {
+        referrer_host: "chatgpt.com",
+        click_ids: null,
+        traffic_source: "newsletter",
+        traffic_medium: "email",
+        channel: "email",
+        entry: true,
+      },
+    ]);
+    const clicks = await t.db.query("select traffic_source, channel from clicks");
+    assert.deepEqual(clicks, [{ traffic_source: "google", channel: "organic_search" }]);
+  },
+);
+
 /** A lead stored under the tracking session of `click` (the conversion it backs). */
 async function leadOfSession(t: TestApp, sessionId = click.sessionId, n = 1) {
   const res = await t.postJson("/api/leads", {
@@ -110,6 +166,14 @@ appTest("tracking: bad input is a 400 naming the field, never stored", async (t)
     ["click", { ...click, extra: 1 }, "body"],
     ["conversion", { ...click, utmSource: { a: 1 } }, "utmSource"],
     ["conversion", "[1,2", "body"],
+    ["visit", { ...visit, referrer: "https://www.google.com/search?q=x" }, "referrer"],
+    ["visit", { ...visit, referrer: "www.google.com/path" }, "referrer"],
+    ["visit", { ...visit, referrer: "evil.example:8080" }, "referrer"],
+    ["visit", { ...visit, referrer: 12 }, "referrer"],
+    ["visit", { ...visit, clickIds: { gclid: "Cj0KCQ" } }, "clickIds.gclid"],
+    ["visit", { ...visit, clickIds: { utm_id: true } }, "clickIds"],
+    ["visit", { ...visit, entry: "yes" }, "entry"],
+    ["click", { ...click, clickIds: [true] }, "clickIds"],
   ];
   for (const [kind, body, field] of cases) {
     const res = await t.postJson(`/api/tracking/${kind}`, body);
@@ -121,8 +185,8 @@ appTest("tracking: bad input is a 400 naming the field, never stored", async (t)
   assert.equal(await count(t, "visits") + await count(t, "clicks") + await count(t, "conversions"), 0);
 });
 
-appTest("tracking: 413 over 4 KB, 415 for a form body, 403 from another origin", async (t) => {
-  const big = await t.postJson("/api/tracking/visit", { ...visit, utmContent: "x".repeat(5000) });
+appTest("tracking: 413 over 6 KB, 415 for a form body, 403 from another origin", async (t) => {
+  const big = await t.postJson("/api/tracking/visit", { ...visit, utmContent: "x".repeat(7000) });
   assert.equal(big.status, 413);
   const form = await t.request("/api/tracking/click", {
     method: "POST",

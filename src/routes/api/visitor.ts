@@ -6,7 +6,7 @@ import type { AppEnv } from "../../server/env.ts";
 import { clientIp } from "../../server/client_ip.ts";
 import { isAutomated } from "../../services/bots.ts";
 import { consume, type Limit } from "../../services/rate_limit.ts";
-import { visitorKey, visitorLinkKeys } from "../../services/visitor_key.ts";
+import { visitorKey, visitorKeysSince, visitorLinkKeys } from "../../services/visitor_key.ts";
 import type { MetaClient } from "../../services/meta_event.ts";
 
 /** The request's clock (tests may fix it). */
@@ -29,6 +29,12 @@ export function clientKey(c: Context<AppEnv>, now: Date = nowOf(c)): Promise<str
 export function clientLinkKeys(c: Context<AppEnv>, now: Date): Promise<string[]> {
   const { db, config } = c.get("deps");
   return visitorLinkKeys(db, clientIp(c), config.ANALYTICS_TZ, now);
+}
+
+/** The client's keys in every month since `since` whose salt still exists (finds its earlier visits). */
+export function clientKeysSince(c: Context<AppEnv>, since: Date, now: Date): Promise<string[]> {
+  const { db, config } = c.get("deps");
+  return visitorKeysSince(db, clientIp(c), config.ANALYTICS_TZ, since, now);
 }
 
 /** Counts the request against `limit` for this client (429 when over) and returns the client's key. */

@@ -1,9 +1,62 @@
+import type { ReactNode } from "react";
 import { performanceOf } from "../../shared/analytics.ts";
+import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
 
 const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
+
+export interface ConversionRow {
+  key: string;
+  label: ReactNode;
+  clicks: number;
+  conversions: number;
+  rate: number;
+  /** The rate in the previous period, when the table compares with it. */
+  previousRate?: number;
+}
+
+/** Clicks, conversions (labelled as leads) and a rate coloured by performance level, one row per origin. */
+export function ConversionRows(
+  { rows, head, label }: { rows: ConversionRow[]; head: string; label: string },
+) {
+  return (
+    <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
+      <table className="conversion-table">
+        <thead>
+          <tr>
+            <th scope="col">{head}</th>
+            <th scope="col" className="num">Cliques</th>
+            <th scope="col" className="num">Leads</th>
+            <th scope="col" className="num">Taxa</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const level = performanceOf(row.rate);
+            return (
+              <tr key={row.key}>
+                <th scope="row">{row.label}</th>
+                <td className="num">{formatInt(row.clicks)}</td>
+                <td className="num">{formatInt(row.conversions)}</td>
+                <td className="num">
+                  <span className={`rate rate-${level}`} title={LEVEL_TEXT[level]}>
+                    {formatPercent(row.rate)}
+                    <span className="visually-hidden">({LEVEL_TEXT[level]})</span>
+                  </span>
+                  {row.previousRate !== undefined && (
+                    <Delta current={row.rate} previous={row.previousRate} points />
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
 
 /** Section 8: clicks, conversions (labelled as leads) and rate per UTM source, with the performance legend. */
 export function ConversionTable({ period }: { period: Period }) {
@@ -17,40 +70,19 @@ export function ConversionTable({ period }: { period: Period }) {
         : q.data.length === 0
         ? <p className="card-empty">Nenhum clique ou conversão registrado no período</p>
         : (
-          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tabela de conversão por origem">
-            <table className="conversion-table">
-              <thead>
-                <tr>
-                  <th scope="col">Origem</th>
-                  <th scope="col" className="num">Cliques</th>
-                  <th scope="col" className="num">Leads</th>
-                  <th scope="col" className="num">Taxa</th>
-                </tr>
-              </thead>
-              <tbody>
-                {q.data.map((row) => {
-                  const level = performanceOf(row.rate);
-                  return (
-                    <tr key={row.utmSource ?? "(none)"}>
-                      <th scope="row">
-                        {row.utmSource
-                          ? visibleText(row.utmSource)
-                          : <span className="admin-muted">Sem origem (direto)</span>}
-                      </th>
-                      <td className="num">{formatInt(row.clicks)}</td>
-                      <td className="num">{formatInt(row.conversions)}</td>
-                      <td className="num">
-                        <span className={`rate rate-${level}`} title={LEVEL_TEXT[level]}>
-                          {formatPercent(row.rate)}
-                          <span className="visually-hidden">({LEVEL_TEXT[level]})</span>
-                        </span>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+          <ConversionRows
+            head="Origem"
+            label="Tabela de conversão por origem"
+            rows={q.data.map((row) => ({
+              key: row.utmSource ?? "(none)",
+              label: row.utmSource
+                ? visibleText(row.utmSource)
+                : <span className="admin-muted">Sem origem (direto)</span>,
+              clicks: row.clicks,
+              conversions: row.conversions,
+              rate: row.rate,
+            }))}
+          />
         )}
       <ul className="legend" aria-label="Legenda de desempenho">
         <li>

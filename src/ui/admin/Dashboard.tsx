@@ -11,6 +11,7 @@ import { ChartSection } from "./ChartSection.tsx";
 import { LeadList } from "./LeadList.tsx";
 import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
+import { ChannelConversionTable, ChannelsPanel } from "./ChannelsPanel.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import type { Period } from "./queries.ts";
@@ -83,8 +84,12 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
         <ChartSection period={period} />
         <LeadList period={period} />
         <DestinationsPanel />
+        <ChannelsPanel period={period} />
         <Rankings period={period} />
-        <ConversionTable period={period} />
+        <div className="conversion-pair">
+          <ConversionTable period={period} />
+          <ChannelConversionTable period={period} />
+        </div>
         <LgpdPanel />
       </main>
     </div>

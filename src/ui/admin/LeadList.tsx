@@ -4,8 +4,28 @@ import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts
 import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
 import type { Lead } from "./api.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
+import { channelLabel } from "../../shared/channels.ts";
 
 const PAGE_SIZE = 25;
+
+/** One touch of a lead: its channel, then source / medium, campaign and landing page. */
+function TouchLine({ title, lead, t }: { title: string; lead: Lead; t: "first" | "last" }) {
+  const channel = lead[`${t}Channel`];
+  if (!channel) return null;
+  const campaign = lead[`${t}Campaign`];
+  const landing = lead[`${t}LandingPage`];
+  return (
+    <p className="lead-touch" data-testid={`lead-${t}-touch`}>
+      <span className="lead-touch-title">{title}</span>
+      <strong>{channelLabel(channel)}</strong>
+      <span>
+        {visibleText(lead[`${t}Source`] ?? "")} / {visibleText(lead[`${t}Medium`] ?? "")}
+      </span>
+      {campaign && <span>Campanha: {visibleText(campaign)}</span>}
+      {landing && <span>Entrada: {visibleText(landing)}</span>}
+    </p>
+  );
+}
 const PLAN_NAMES: Record<string, string> = {
   micro: "Micro",
   pro: "Pro",
@@ -39,6 +59,12 @@ function LeadCard({ lead }: { lead: Lead }) {
             </span>
           ))}
         </p>
+      )}
+      {(lead.firstChannel || lead.lastChannel) && (
+        <div className="lead-touches">
+          <TouchLine title="Primeiro toque" lead={lead} t="first" />
+          <TouchLine title="Último toque" lead={lead} t="last" />
+        </div>
       )}
       <LeadDeliveries leadId={lead.id} />
     </li>

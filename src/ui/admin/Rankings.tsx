@@ -1,20 +1,25 @@
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, visibleText } from "./format.ts";
-import { type Period, useRanking } from "./queries.ts";
+import { type Period, type RankingKind, useRanking } from "./queries.ts";
+import { Delta } from "./Delta.tsx";
 
 interface RankingProps<T> {
   id: string;
   title: string;
-  kind: "utm-source" | "utm-campaign" | "pages";
+  kind: RankingKind;
   period: Period;
   label: (item: T) => string;
   empty: string;
+  subtitle?: string;
+  /** What is counted: visits (default) or entries (sessions that started on the page). */
+  unit?: [string, string];
 }
 
-function Ranking<T extends { visits: number }>(props: RankingProps<T>) {
+function Ranking<T extends { visits: number; previousVisits?: number }>(props: RankingProps<T>) {
+  const [one, many] = props.unit ?? ["visita", "visitas"];
   const q = useRanking<T>(props.kind, props.period);
   return (
-    <Card id={props.id} title={props.title} className="ranking-card">
+    <Card id={props.id} title={props.title} subtitle={props.subtitle} className="ranking-card">
       {q.isPending
         ? <Loading />
         : q.isError
@@ -30,7 +35,10 @@ function Ranking<T extends { visits: number }>(props: RankingProps<T>) {
                   <span className="visually-hidden">{i + 1}º:</span> {visibleText(props.label(item))}
                 </span>
                 <span className="rank-visits">
-                  {formatInt(item.visits)} {item.visits === 1 ? "visita" : "visitas"}
+                  {formatInt(item.visits)} {item.visits === 1 ? one : many}
+                  {item.previousVisits !== undefined && (
+                    <Delta current={item.visits} previous={item.previousVisits} />
+                  )}
                 </span>
               </li>
             ))}
@@ -64,10 +72,22 @@ const RANKINGS = [
   },
 ] as const;
 
-/** Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query). */
+/**
+ * Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query); beyond the spec, the
+ * sources of every visit (referrers included) and the landing pages, compared with the previous period.
+ */
 export function Rankings({ period }: { period: Period }) {
   return (
     <div className="rankings" id="rankings">
+      <Ranking<{ source: string; visits: number; previousVisits: number }>
+        id="rank-traffic-sources"
+        title="Principais origens"
+        subtitle="UTM, ou o site de onde a visita veio; “direto” sem nenhum dos dois"
+        kind="sources"
+        period={period}
+        label={(item) => item.source}
+        empty="Nenhuma origem registrada no período"
+      />
       {RANKINGS.map(({ field, ...ranking }) => (
         <Ranking<Record<typeof field, string> & { visits: number }>
           key={ranking.id}
@@ -76,6 +96,16 @@ export function Rankings({ period }: { period: Period }) {
           label={(item) => item[field]}
         />
       ))}
+      <Ranking<{ page: string; visits: number; previousVisits: number }>
+        id="rank-entry-pages"
+        title="Páginas de entrada"
+        subtitle="A primeira página de cada sessão (sem os parâmetros do endereço)"
+        kind="entry-pages"
+        period={period}
+        label={(item) => item.page}
+        empty="Nenhuma página de entrada registrada no período"
+        unit={["entrada", "entradas"]}
+      />
     </div>
   );
 }

@@ -101,6 +101,16 @@ export interface Lead {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  firstSource: string | null;
+  firstMedium: string | null;
+  firstCampaign: string | null;
+  firstChannel: string | null;
+  firstLandingPage: string | null;
+  lastSource: string | null;
+  lastMedium: string | null;
+  lastCampaign: string | null;
+  lastChannel: string | null;
+  lastLandingPage: string | null;
 }
 
 export interface PeriodSummary {
@@ -132,6 +142,22 @@ export interface SourceConversion {
   clicks: number;
   conversions: number;
   rate: number;
+}
+
+export interface ChannelRow {
+  channel: string;
+  visits: number;
+  clicks: number;
+  conversions: number;
+  leads: number;
+  leadRate: number;
+  conversionRate: number;
+}
+
+/** Per channel, in the period and in the period of the same length just before. */
+export interface ChannelReport {
+  current: ChannelRow[];
+  previous: ChannelRow[];
 }
 
 export type { DailyCount };

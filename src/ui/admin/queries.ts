@@ -1,5 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import {
+  type ChannelReport,
   type DailyCount,
   getJson,
   getPage,
@@ -83,7 +84,9 @@ export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize
   });
 }
 
-export function useRanking<T>(kind: "utm-source" | "utm-campaign" | "pages", p: Period) {
+export type RankingKind = "utm-source" | "utm-campaign" | "pages" | "sources" | "entry-pages";
+
+export function useRanking<T>(kind: RankingKind, p: Period) {
   return useQuery({
     queryKey: ["ranking", kind, p.start, p.end],
     queryFn: () => getJson<T[]>(`/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}`),
@@ -97,6 +100,15 @@ export function useConversionBySource(p: Period) {
     queryKey: ["conversion-by-source", p.start, p.end],
     queryFn: () =>
       getJson<SourceConversion[]>(`/api/tracking/conversion-by-utm-source?${rangeQuery(p.start, p.end)}`),
+    staleTime: RANKING_CACHE_MS,
+    gcTime: RANKING_CACHE_MS,
+  });
+}
+
+export function useChannels(p: Period) {
+  return useQuery({
+    queryKey: ["channels", p.start, p.end],
+    queryFn: () => getJson<ChannelReport>(`/api/tracking/channels?${rangeQuery(p.start, p.end)}`),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });

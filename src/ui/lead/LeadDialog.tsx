@@ -20,7 +20,7 @@ import {
   validateLead,
 } from "./lead_form.ts";
 import { trackEvent } from "../../client/analytics.ts";
-import { currentOrigin, randomId, withUtm } from "../../client/tracking.ts";
+import { currentOrigin, randomId, storedTouch, withUtm } from "../../client/tracking.ts";
 import { deliverLead, keepLead } from "../../client/lead_outbox.ts";
 import { metaEventId, pixelActive } from "../../client/pixel.ts";
 
@@ -103,6 +103,10 @@ export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) 
       idempotencyKey,
       sessionId: origin.sessionId,
       submittedAt: createdAt,
+      // The session's touch, the lead's last touch: referring host, click-id flags, first page.
+      referrer: origin.referrer,
+      clickIds: origin.clickIds,
+      landingPage: storedTouch()?.landingPage ?? null,
     };
     if (eventId) body.eventId = eventId;
     if (honeypot) body.website = honeypot;

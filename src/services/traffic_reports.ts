@@ -1,0 +1,85 @@
+// Where visitors come from (issue 18): channels, traffic sources (referrers included) and landing pages, each
+// with the period of the same length just before, as the dashboard's other figures.
+import type { Db } from "../db/client.ts";
+import {
+  channelActions,
+  type DayRange,
+  leadsByChannel,
+  type Ranked,
+  topRanked,
+  topRankedWithPrevious,
+} from "../db/analytics.ts";
+import { previousPeriod, ratePercent } from "../shared/analytics.ts";
+import { CHANNELS } from "../shared/channels.ts";
+import { RANKING_SIZE } from "./analytics.ts";
+
+export interface ChannelRow {
+  channel: string;
+  /** Page views of sessions from this channel. */
+  visits: number;
+  clicks: number;
+  conversions: number;
+  /** Leads whose last touch is this channel. */
+  leads: number;
+  /** leads / clicks × 100 (the chart's rate). */
+  leadRate: number;
+  /** conversions / clicks × 100 (as conversion by UTM source). */
+  conversionRate: number;
+}
+
+async function channelRows(db: Db, range: DayRange, tz: string): Promise<ChannelRow[]> {
+  const [visits, actions, leads] = await Promise.all([
+    topRanked(db, "channel", range, tz, CHANNELS.length + 10),
+    channelActions(db, range, tz),
+    leadsByChannel(db, range, tz),
+  ]);
+  const rows = new Map<string, ChannelRow>();
+  const row = (channel: string) => {
+    let r = rows.get(channel);
+    if (!r) {
+      r = { channel, visits: 0, clicks: 0, conversions: 0, leads: 0, leadRate: 0, conversionRate: 0 };
+      rows.set(channel, r);
+    }
+    return r;
+  };
+  for (const v of visits) row(v.key).visits = v.visits;
+  for (const a of actions) Object.assign(row(a.channel), { clicks: a.clicks, conversions: a.conversions });
+  for (const l of leads) row(l.channel).leads = l.leads;
+  return [...rows.values()]
+    .map((r) => ({
+      ...r,
+      leadRate: ratePercent(r.leads, r.clicks),
+      conversionRate: ratePercent(r.conversions, r.clicks),
+    }))
+    .sort((a, b) =>
+      b.visits - a.visits || b.clicks - a.clicks || b.leads - a.leads || (a.channel < b.channel ? -1 : 1)
+    );
+}
+
+/** Visits, clicks, conversions and leads per channel, in the period and in the period just before. */
+export async function channelReport(db: Db, range: DayRange, tz: string) {
+  const [current, previous] = await Promise.all([
+    channelRows(db, range, tz),
+    channelRows(db, previousPeriod(range.start, range.end), tz),
+  ]);
+  return { current, previous };
+}
+
+/** The top items of a ranking, each with its visits (entries for landing pages) in the previous period. */
+async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string) {
+  const previous = previousPeriod(range.start, range.end);
+  return await topRankedWithPrevious(db, ranked, range, previous, tz, RANKING_SIZE);
+}
+
+/** Most visited traffic sources: UTM source, else the referrer's name or host, else "direto". */
+export async function trafficSourceRanking(db: Db, range: DayRange, tz: string) {
+  return (await rankingWithPrevious(db, "source", range, tz)).map(({ key, ...r }) => ({ source: key, ...r }));
+}
+
+/** Landing pages (path without query) by entries: sessions that started on them. */
+export async function entryPageRanking(db: Db, range: DayRange, tz: string) {
+  return (await rankingWithPrevious(db, "entry_page", range, tz)).map(({ key, ...r }) => ({
+    page: key,
+    ...r,
+  }));
+}

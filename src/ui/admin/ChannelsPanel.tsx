@@ -1,0 +1,116 @@
+import { channelLabel } from "../../shared/channels.ts";
+import type { ChannelRow } from "./api.ts";
+import { Card, LoadError, Loading } from "./Card.tsx";
+import { Delta } from "./Delta.tsx";
+import { formatInt, formatPercent } from "./format.ts";
+import { ConversionRows } from "./ConversionTable.tsx";
+import { type Period, useChannels } from "./queries.ts";
+
+const NONE: ChannelRow = {
+  channel: "",
+  visits: 0,
+  clicks: 0,
+  conversions: 0,
+  leads: 0,
+  leadRate: 0,
+  conversionRate: 0,
+};
+
+function previousOf(rows: ChannelRow[]) {
+  const map = new Map(rows.map((r) => [r.channel, r]));
+  return (channel: string) => map.get(channel) ?? NONE;
+}
+
+/** Beyond the spec: visits, plan clicks, leads (by last touch) and their rate per channel (GA4's grouping). */
+export function ChannelsPanel({ period }: { period: Period }) {
+  const q = useChannels(period);
+  return (
+    <Card
+      id="channels"
+      title="Canais"
+      subtitle="De onde vêm as visitas (UTM, site de origem e identificador de clique); leads pelo último toque"
+    >
+      {q.isPending
+        ? <Loading />
+        : q.isError
+        ? <LoadError onRetry={() => q.refetch()} />
+        : q.data.current.length === 0
+        ? <p className="card-empty">Nenhuma visita com canal registrada no período</p>
+        : (
+          <div className="table-wrap" tabIndex={0} role="region" aria-label="Tabela de canais">
+            <table className="conversion-table channel-table">
+              <thead>
+                <tr>
+                  <th scope="col">Canal</th>
+                  <th scope="col" className="num">Visitas</th>
+                  <th scope="col" className="num">Cliques</th>
+                  <th scope="col" className="num">Leads</th>
+                  <th scope="col" className="num">Taxa</th>
+                </tr>
+              </thead>
+              <tbody>
+                {q.data.current.map((row) => {
+                  const before = previousOf(q.data.previous)(row.channel);
+                  return (
+                    <tr key={row.channel} data-channel={row.channel}>
+                      <th scope="row">{channelLabel(row.channel)}</th>
+                      <td className="num">
+                        {formatInt(row.visits)}
+                        <Delta current={row.visits} previous={before.visits} />
+                      </td>
+                      <td className="num">
+                        {formatInt(row.clicks)}
+                        <Delta current={row.clicks} previous={before.clicks} />
+                      </td>
+                      <td className="num">
+                        {formatInt(row.leads)}
+                        <Delta current={row.leads} previous={before.leads} />
+                      </td>
+                      <td className="num">
+                        {formatPercent(row.leadRate)}
+                        <Delta current={row.leadRate} previous={before.leadRate} points />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      <p className="admin-muted card-note">
+        Taxa = leads ÷ cliques nos planos. Setas: comparação com o período anterior.
+      </p>
+    </Card>
+  );
+}
+
+/** Beside conversion by UTM source: clicks, conversions (labelled as leads) and rate per channel. */
+export function ChannelConversionTable({ period }: { period: Period }) {
+  const q = useChannels(period);
+  const rows = q.data?.current.filter((r) => r.clicks > 0 || r.conversions > 0)
+    .sort((a, b) => b.clicks - a.clicks || b.conversions - a.conversions) ?? [];
+  return (
+    <Card id="conversion-by-channel" title="Conversão por canal">
+      {q.isPending
+        ? <Loading />
+        : q.isError
+        ? <LoadError onRetry={() => q.refetch()} />
+        : rows.length === 0
+        ? <p className="card-empty">Nenhum clique ou conversão com canal registrado no período</p>
+        : (
+          <ConversionRows
+            head="Canal"
+            label="Tabela de conversão por canal"
+            rows={rows.map((row) => ({
+              key: row.channel,
+              label: channelLabel(row.channel),
+              clicks: row.clicks,
+              conversions: row.conversions,
+              rate: row.conversionRate,
+              previousRate: previousOf(q.data.previous)(row.channel).conversionRate,
+            }))}
+          />
+        )}
+    </Card>
+  );
+}

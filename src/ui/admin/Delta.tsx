@@ -1,0 +1,30 @@
+import { changePercent, round1 } from "../../shared/analytics.ts";
+import { formatDecimal, formatPercent } from "./format.ts";
+
+/**
+ * The compact form of a figure's change against the previous period, for tables and rankings: "▲ 12,5%",
+ * "▼ 3,0 p.p." for a rate (`points`), "novo" when there was nothing before. The full wording is in the title
+ * and for screen readers.
+ */
+export function Delta(
+  { current, previous, points }: { current: number; previous: number; points?: boolean },
+) {
+  const change = points ? round1(current - previous) : changePercent(current, previous);
+  if (change === null) {
+    return (
+      <span className="delta up" title="Sem registro no período anterior">
+        novo<span className="visually-hidden">(sem registro no período anterior)</span>
+      </span>
+    );
+  }
+  const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
+  const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
+  const text = points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change));
+  const word = change > 0 ? "mais" : change < 0 ? "menos" : "igual";
+  return (
+    <span className={`delta ${dir}`} title={`${arrow} ${text} vs. período anterior`}>
+      <span aria-hidden="true">{arrow}</span> {change === 0 ? "0%" : text}
+      <span className="visually-hidden">({word} que no período anterior)</span>
+    </span>
+  );
+}
