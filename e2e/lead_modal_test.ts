@@ -1,59 +1,14 @@
 // The lead modal as a visitor uses it: real pricing buttons, real API and database, external checkout and
-// WhatsApp hosts intercepted. The browser claims a desktop Chrome user agent: headless ones are (rightly)
-// treated as bots by the server and not counted.
+// WhatsApp hosts intercepted (e2e/visitor.ts: a desktop Chrome user agent, since headless ones are rightly
+// treated as bots by the server and not counted).
 import assert from "node:assert/strict";
-import type { Page, Route } from "playwright-core";
-import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
+import { browserTest, serveApp, type Served } from "./browser.ts";
+import { land, planButton, visitor, waitFor } from "./visitor.ts";
 
-const UA =
-  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const LANDING = "/pt-br/?utm_source=google&utm_campaign=black-friday&utm_medium=cpc";
-
-interface External {
-  url: string;
-  at: number;
-}
-
-async function visitor(server: Served, viewport = { width: 1366, height: 900 }) {
-  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", userAgent: UA });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  const external: External[] = [];
-  const fulfil = async (route: Route) => {
-    external.push({ url: route.request().url(), at: Date.now() });
-    await route.fulfill({
-      status: 200,
-      contentType: "text/html",
-      body: "<!doctype html><title>ok</title>ok",
-    });
-  };
-  await context.route("https://app.zapflow.com.br/**", fulfil);
-  await context.route("https://wa.me/**", fulfil);
-  return { context, page, errors, external, base: server.baseUrl };
-}
-
-async function land(page: Page, url: string) {
-  await page.goto(url);
-  await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
-}
-
-function planButton(page: Page, plan: string) {
-  return page.getByRole("button", { name: `Assinar agora (${plan})` });
-}
 
 async function rows<T>(server: Served, sql: string): Promise<T[]> {
   return await server.db.query<T>(sql);
-}
-
-async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
-  const end = Date.now() + ms;
-  let value = await fn();
-  while (!ok(value) && Date.now() < end) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await fn();
-  }
-  return value;
 }
 
 browserTest(
