@@ -2,7 +2,7 @@
 // pointed at a local fake, leads posted to both. Each lead must reach each destination exactly once, and
 // both processes must stop cleanly (their workers finish and close the SMTP transport).
 import assert from "node:assert/strict";
-import { openDb } from "./db/client.ts";
+import { withProcessSchema } from "./testing/db.ts";
 import { startServer } from "./testing/server.ts";
 import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "./testing/delivery_fakes.ts";
 
@@ -24,71 +24,66 @@ Deno.test({
       trello: fakeTrello("trello-key-0123", "trello-token-4567"),
       email: await fakeSmtp(),
     };
-    const schema = `deliver_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
-    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
-    await admin.exec(`create schema ${schema}`);
-    const url = new URL(TEST_DATABASE_URL!);
-    url.searchParams.set("options", `-csearch_path=${schema}`);
-    const env = {
-      DATABASE_URL: url.href,
-      PUBLIC_ORIGIN: ORIGIN,
-      TRUST_PROXY: "1", // each lead from its own address, so the per-visitor lead limit stays out of the way
-      LEAD_WEBHOOK_URL: `${fakes.webhook.url}/hooks/leads`,
-      LEAD_WEBHOOK_SECRET: SECRET,
-      PIPEFY_TOKEN: "pipefy-token-abc123",
-      PIPEFY_PIPE_ID: "301234567",
-      PIPEFY_FIELDS: "name:nome,email:e_mail",
-      PIPEFY_API_URL: `${fakes.pipefy.url}/graphql`,
-      TRELLO_KEY: "trello-key-0123",
-      TRELLO_TOKEN: "trello-token-4567",
-      TRELLO_LIST_ID: "5f1e0c0ffee0c0ffee0c0ffe",
-      TRELLO_API_URL: fakes.trello.url,
-      SMTP_URL: `smtp://127.0.0.1:${fakes.email.port}`,
-      LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
-      LEAD_NOTIFY_FROM: "site@zapflow.com.br",
-    };
-    const servers = await Promise.allSettled([startServer({ env }), startServer({ env })]);
-    try {
-      const [a, b] = servers.map((s) => {
-        if (s.status === "rejected") throw s.reason;
-        return s.value;
-      });
-      for (let i = 0; i < LEADS; i++) {
-        const res = await fetch(`${(i % 2 ? b : a).url}/api/leads`, {
-          method: "POST",
-          body: JSON.stringify({
-            name: `Lead ${i}`,
-            email: `lead${i}@example.com`,
-            whatsapp: "11987654321",
-            plan: "Pro",
-          }),
-          headers: {
-            "content-type": "application/json",
-            origin: ORIGIN,
-            "user-agent": BROWSER_UA,
-            "x-forwarded-for": `10.0.${i}.1`,
-          },
+    await withProcessSchema("deliver", async ({ schema, url, admin }) => {
+      const env = {
+        DATABASE_URL: url,
+        PUBLIC_ORIGIN: ORIGIN,
+        TRUST_PROXY: "1", // each lead from its own address, so the per-visitor lead limit stays out of the way
+        LEAD_WEBHOOK_URL: `${fakes.webhook.url}/hooks/leads`,
+        LEAD_WEBHOOK_SECRET: SECRET,
+        PIPEFY_TOKEN: "pipefy-token-abc123",
+        PIPEFY_PIPE_ID: "301234567",
+        PIPEFY_FIELDS: "name:nome,email:e_mail",
+        PIPEFY_API_URL: `${fakes.pipefy.url}/graphql`,
+        TRELLO_KEY: "trello-key-0123",
+        TRELLO_TOKEN: "trello-token-4567",
+        TRELLO_LIST_ID: "5f1e0c0ffee0c0ffee0c0ffe",
+        TRELLO_API_URL: fakes.trello.url,
+        SMTP_URL: `smtp://127.0.0.1:${fakes.email.port}`,
+        LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
+        LEAD_NOTIFY_FROM: "site@zapflow.com.br",
+      };
+      const servers = await Promise.allSettled([startServer({ env }), startServer({ env })]);
+      try {
+        const [a, b] = servers.map((s) => {
+          if (s.status === "rejected") throw s.reason;
+          return s.value;
         });
-        assert.equal(res.status, 201, await res.text());
+        for (let i = 0; i < LEADS; i++) {
+          const res = await fetch(`${(i % 2 ? b : a).url}/api/leads`, {
+            method: "POST",
+            body: JSON.stringify({
+              name: `Lead ${i}`,
+              email: `lead${i}@example.com`,
+              whatsapp: "11987654321",
+              plan: "Pro",
+            }),
+            headers: {
+              "content-type": "application/json",
+              origin: ORIGIN,
+              "user-agent": BROWSER_UA,
+              "x-forwarded-for": `10.0.${i}.1`,
+            },
+          });
+          assert.equal(res.status, 201, await res.text());
+        }
+        const all = Object.values(fakes);
+        const deadline = Date.now() + 60_000;
+        while (all.some((f) => f.received.length < LEADS) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 5_000)); // two more polls of each worker
+        for (const [name, fake] of Object.entries(fakes)) assert.equal(fake.received.length, LEADS, name);
+        assert.equal(new Set(fakes.webhook.received.map((h) => h.id)).size, LEADS);
+        assert.equal(new Set(fakes.trello.received.map((h) => h.card.name)).size, LEADS);
+        const rows = await admin.query<{ status: string; n: number }>(
+          `select status, count(*)::int as n from ${schema}.lead_deliveries group by status`,
+        );
+        assert.deepEqual(rows, [{ status: "delivered", n: 4 * LEADS }]);
+      } finally {
+        for (const s of servers) if (s.status === "fulfilled") assert.equal(await s.value.stop(), 0);
+        for (const fake of Object.values(fakes)) await fake.down();
       }
-      const all = Object.values(fakes);
-      const deadline = Date.now() + 60_000;
-      while (all.some((f) => f.received.length < LEADS) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 5_000)); // two more polls of each worker
-      for (const [name, fake] of Object.entries(fakes)) assert.equal(fake.received.length, LEADS, name);
-      assert.equal(new Set(fakes.webhook.received.map((h) => h.id)).size, LEADS);
-      assert.equal(new Set(fakes.trello.received.map((h) => h.card.name)).size, LEADS);
-      const rows = await admin.query<{ status: string; n: number }>(
-        `select status, count(*)::int as n from ${schema}.lead_deliveries group by status`,
-      );
-      assert.deepEqual(rows, [{ status: "delivered", n: 4 * LEADS }]);
-    } finally {
-      for (const s of servers) if (s.status === "fulfilled") assert.equal(await s.value.stop(), 0);
-      for (const fake of Object.values(fakes)) await fake.down();
-      await admin.exec(`drop schema ${schema} cascade`);
-      await admin.close();
-    }
+    });
   },
 });

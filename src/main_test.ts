@@ -1,7 +1,7 @@
 // Several instances behind a load balancer share one PostgreSQL: two real server processes, started at
 // the same moment against a fresh schema, must migrate once, share sessions and share rate-limit counts.
 import assert from "node:assert/strict";
-import { openDb } from "./db/client.ts";
+import { withProcessSchema } from "./testing/db.ts";
 import { startServer } from "./testing/server.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
@@ -37,76 +37,71 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const schema = `multi_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
-    const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
-    await admin.exec(`create schema ${schema}`);
-    const url = new URL(TEST_DATABASE_URL!);
-    url.searchParams.set("options", `-csearch_path=${schema}`);
-    const env = {
-      DATABASE_URL: url.href,
-      PUBLIC_ORIGIN: ORIGIN,
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOG_LEVEL: "info",
-    };
-    const servers = await Promise.allSettled([startServer({ env }), startServer({ env })]);
-    try {
-      const [a, b] = servers.map((s) => {
-        if (s.status === "rejected") throw s.reason;
-        return s.value;
-      });
-      const migrated = await admin.query<{ name: string; n: number }>(
-        `select name, count(*)::int as n from ${schema}.schema_migrations group by name order by name`,
-      );
-      const shipped = [...Deno.readDirSync(new URL("../migrations/", import.meta.url))]
-        .map((e) => e.name).filter((n) => n.endsWith(".sql")).sort();
-      assert.deepEqual(migrated, shipped.map((name) => ({ name, n: 1 })));
-      const outputs = [a.output(), b.output()];
-      // Exactly one process applied the migrations (the other waited on the lock, then found nothing to do).
-      assert.equal(
-        outputs.filter((o) => o.includes('"msg":"migrations applied"')).length,
-        1,
-        outputs.join("\n"),
-      );
-      assert.equal(outputs.filter((o) => o.includes('"msg":"administrator created')).length, 1);
-      for (const s of [a, b]) {
-        const ready = await fetch(`${s.url}/readyz`);
-        assert.equal(ready.status, 200);
-        assert.deepEqual(await ready.json(), { status: "ready" });
-      }
+    await withProcessSchema("multi", async ({ schema, url, admin }) => {
+      const env = {
+        DATABASE_URL: url,
+        PUBLIC_ORIGIN: ORIGIN,
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: "info",
+      };
+      const servers = await Promise.allSettled([startServer({ env }), startServer({ env })]);
+      try {
+        const [a, b] = servers.map((s) => {
+          if (s.status === "rejected") throw s.reason;
+          return s.value;
+        });
+        const migrated = await admin.query<{ name: string; n: number }>(
+          `select name, count(*)::int as n from ${schema}.schema_migrations group by name order by name`,
+        );
+        const shipped = [...Deno.readDirSync(new URL("../migrations/", import.meta.url))]
+          .map((e) => e.name).filter((n) => n.endsWith(".sql")).sort();
+        assert.deepEqual(migrated, shipped.map((name) => ({ name, n: 1 })));
+        const outputs = [a.output(), b.output()];
+        // Exactly one process applied the migrations (the other waited on the lock, then found nothing to do).
+        assert.equal(
+          outputs.filter((o) => o.includes('"msg":"migrations applied"')).length,
+          1,
+          outputs.join("\n"),
+        );
+        assert.equal(outputs.filter((o) => o.includes('"msg":"administrator created')).length, 1);
+        for (const s of [a, b]) {
+          const ready = await fetch(`${s.url}/readyz`);
+          assert.equal(ready.status, 200);
+          assert.deepEqual(await ready.json(), { status: "ready" });
+        }
 
-      // A session made on A is honoured on B, and a logout on B ends it on A.
-      const login = await post(a.url, "/api/admin/login", ADMIN);
-      assert.equal(login.status, 200, await login.clone().text());
-      await login.body?.cancel();
-      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
-      assert.match(cookie, /^admin_session=\w+/);
-      const onB = await fetch(`${b.url}/api/admin/check-auth`, { headers: { cookie } });
-      assert.equal(onB.status, 200);
-      assert.match(onB.headers.get("content-type") ?? "", /application\/json/);
-      assert.deepEqual(await onB.json(), { isAuthenticated: true, email: ADMIN.email });
-      const logout = await post(b.url, "/api/admin/logout", {}, { cookie });
-      assert.ok(logout.status < 300, String(logout.status));
-      await logout.body?.cancel();
-      const afterLogout = await fetch(`${a.url}/api/admin/check-auth`, { headers: { cookie } });
-      assert.deepEqual(await afterLogout.json(), { isAuthenticated: false, email: null });
+        // A session made on A is honoured on B, and a logout on B ends it on A.
+        const login = await post(a.url, "/api/admin/login", ADMIN);
+        assert.equal(login.status, 200, await login.clone().text());
+        await login.body?.cancel();
+        const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+        assert.match(cookie, /^admin_session=\w+/);
+        const onB = await fetch(`${b.url}/api/admin/check-auth`, { headers: { cookie } });
+        assert.equal(onB.status, 200);
+        assert.match(onB.headers.get("content-type") ?? "", /application\/json/);
+        assert.deepEqual(await onB.json(), { isAuthenticated: true, email: ADMIN.email });
+        const logout = await post(b.url, "/api/admin/logout", {}, { cookie });
+        assert.ok(logout.status < 300, String(logout.status));
+        await logout.body?.cancel();
+        const afterLogout = await fetch(`${a.url}/api/admin/check-auth`, { headers: { cookie } });
+        assert.deepEqual(await afterLogout.json(), { isAuthenticated: false, email: null });
 
-      // The tracking limit (120 a minute per visitor) counts requests to both instances together.
-      await waitForFreshMinute();
-      const statuses: number[] = [];
-      for (let i = 0; i < 121; i++) {
-        const res = await post(i % 2 ? b.url : a.url, "/api/tracking/visit", { source: "/pt-br" });
-        statuses.push(res.status);
-        await res.body?.cancel();
+        // The tracking limit (120 a minute per visitor) counts requests to both instances together.
+        await waitForFreshMinute();
+        const statuses: number[] = [];
+        for (let i = 0; i < 121; i++) {
+          const res = await post(i % 2 ? b.url : a.url, "/api/tracking/visit", { source: "/pt-br" });
+          statuses.push(res.status);
+          await res.body?.cancel();
+        }
+        assert.equal(statuses.filter((s) => s === 202).length, 120, statuses.join(","));
+        assert.equal(statuses[120], 429);
+        const visits = await admin.query<{ n: number }>(`select count(*)::int as n from ${schema}.visits`);
+        assert.equal(visits[0].n, 120);
+      } finally {
+        for (const s of servers) if (s.status === "fulfilled") assert.equal(await s.value.stop(), 0);
       }
-      assert.equal(statuses.filter((s) => s === 202).length, 120, statuses.join(","));
-      assert.equal(statuses[120], 429);
-      const visits = await admin.query<{ n: number }>(`select count(*)::int as n from ${schema}.visits`);
-      assert.equal(visits[0].n, 120);
-    } finally {
-      for (const s of servers) if (s.status === "fulfilled") assert.equal(await s.value.stop(), 0);
-      await admin.exec(`drop schema ${schema} cascade`);
-      await admin.close();
-    }
+    });
   },
 });

@@ -87,3 +87,24 @@ export async function withOwnSchema(
     await admin.close();
   }
 }
+
+/**
+ * An empty PostgreSQL schema for server processes a test starts (they migrate it themselves): `url` connects
+ * into it, `admin` looks inside (`${schema}.table`). Dropped afterwards, once `fn` has stopped its processes.
+ */
+export async function withProcessSchema(
+  prefix: string,
+  fn: (it: { schema: string; url: string; admin: Db }) => Promise<void>,
+): Promise<void> {
+  const schema = `${prefix}_${Deno.pid}_${crypto.randomUUID().slice(0, 8)}`;
+  const admin = await openDb({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+  await admin.exec(`create schema ${schema}`);
+  const url = new URL(TEST_DATABASE_URL!);
+  url.searchParams.set("options", `-csearch_path=${schema}`);
+  try {
+    await fn({ schema, url: url.href, admin });
+  } finally {
+    await admin.exec(`drop schema ${schema} cascade`);
+    await admin.close();
+  }
+}
