@@ -15,7 +15,7 @@ import { migrate } from "../src/db/migrate.ts";
 import { createApp } from "../src/app.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { fakeAssets } from "../src/testing/app.ts";
+import { fakeAssets } from "../testing/app.ts";
 import { addDays, monthOf, todayIn } from "../src/shared/analytics.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { seedAnalytics } from "./seed.ts";

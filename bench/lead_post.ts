@@ -10,9 +10,9 @@ import { openDb } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { createApp } from "../src/app.ts";
 import { loadLocales } from "../src/server/locales.ts";
-import { setLogLevel } from "../src/server/log.ts";
+import { setLogLevel } from "../src/core/log.ts";
 import { startLeadDeliveryWorker } from "../src/services/lead_delivery.ts";
-import { fakeAssets } from "../src/testing/app.ts";
+import { fakeAssets } from "../testing/app.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -12,8 +12,8 @@ import { parseArgs } from "node:util";
 import { openDb } from "../src/db/client.ts";
 import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { LANGS } from "../src/shared/languages.ts";
-import { freePort, startServer } from "../src/testing/server.ts";
-import { LOAD_ORIGIN } from "../src/testing/load.ts";
+import { freePort, startServer } from "../testing/server.ts";
+import { LOAD_ORIGIN } from "../testing/load.ts";
 import { type Kind, liveHeapMb, rssSampler, summarize, Tally, warmMinute } from "./soak_report.ts";
 
 const { values } = parseArgs({

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { seedDashboard } from "../src/testing/dashboard_seed.ts";
+import { seedDashboard } from "../testing/dashboard_seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
 
 const EMAIL = "dono@zapflow.com.br";

@@ -4,15 +4,9 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { seedDashboard } from "../src/testing/dashboard_seed.ts";
+import { seedDashboard } from "../testing/dashboard_seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
-import {
-  insertClick,
-  insertConversion,
-  insertLead,
-  insertVisit,
-  sp,
-} from "../src/testing/analytics_fixture.ts";
+import { insertClick, insertConversion, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";

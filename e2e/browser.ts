@@ -6,8 +6,8 @@ import { loadAssets } from "../src/server/assets.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import type { AppDeps } from "../src/server/env.ts";
 import type { Db } from "../src/db/client.ts";
-import { testConfig } from "../src/testing/app.ts";
-import { emptyDb } from "../src/testing/db.ts";
+import { testConfig } from "../testing/app.ts";
+import { emptyDb } from "../testing/db.ts";
 
 export const CHROME_PATH = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";
 export const HAS_CHROME = (() => {

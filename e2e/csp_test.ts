@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
 import { SITE_PAGES } from "./site_fixtures.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { seedDashboard } from "../src/testing/dashboard_seed.ts";
+import { seedDashboard } from "../testing/dashboard_seed.ts";
 import { monthOf, todayIn } from "../src/shared/analytics.ts";
 
 const UA =

@@ -7,7 +7,7 @@ import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { land, planButton, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { startLeadDeliveryWorker } from "../src/services/lead_delivery.ts";
-import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../src/testing/delivery_fakes.ts";
+import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../testing/delivery_fakes.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";

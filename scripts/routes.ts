@@ -1,7 +1,7 @@
 // `deno task routes`: the app's route table (method, path, handler name) in registration order, then, per
 // endpoint, the chain that runs in front of its handler — so anyone can see which middleware guards which
 // endpoint and that none leaks onto another resource's routes. Built over an empty embedded database.
-import { testApp } from "../src/testing/app.ts";
+import { testApp } from "../testing/app.ts";
 
 const { app, db } = await testApp("pglite");
 const routes = app.routes.map((r) => ({ method: r.method, path: r.path, name: r.handler.name || "handler" }));

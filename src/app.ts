@@ -6,7 +6,7 @@ import { securityHeaders } from "./server/middleware/headers.ts";
 import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
-import { MethodNotAllowed, NotFound } from "./server/errors.ts";
+import { MethodNotAllowed, NotFound } from "./core/errors.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";

@@ -8,7 +8,7 @@ import { createApp } from "./app.ts";
 import { serveGuarded } from "./server/conn_guard.ts";
 import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
-import { log, setLogLevel } from "./server/log.ts";
+import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startMetaWorker } from "./services/meta.ts";
 import { startLeadDeliveryWorker } from "./services/lead_delivery.ts";

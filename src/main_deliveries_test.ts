@@ -2,9 +2,9 @@
 // pointed at a local fake, leads posted to both. Each lead must reach each destination exactly once, and
 // both processes must stop cleanly (their workers finish and close the SMTP transport).
 import assert from "node:assert/strict";
-import { withProcessSchema } from "./testing/db.ts";
-import { startServer } from "./testing/server.ts";
-import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "./testing/delivery_fakes.ts";
+import { withProcessSchema } from "../testing/db.ts";
+import { startServer } from "../testing/server.ts";
+import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../testing/delivery_fakes.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const ORIGIN = "http://localhost:8000";

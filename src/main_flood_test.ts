@@ -5,11 +5,11 @@
 // exhausted the descriptors and the process exited (issue 20).
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { LOAD_ORIGIN } from "./testing/load.ts";
-import { freshGet, type Probe } from "./testing/probe.ts";
-import { startServer } from "./testing/server.ts";
+import { LOAD_ORIGIN } from "../testing/load.ts";
+import { freshGet, type Probe } from "../testing/probe.ts";
+import { startServer } from "../testing/server.ts";
 
-const PROBE = new URL("./testing/probe.ts", import.meta.url).pathname;
+const PROBE = new URL("../testing/probe.ts", import.meta.url).pathname;
 const HALF_HEADERS = 5_000;
 const DRIPS = 200;
 const SERVER_FILE_LIMIT = 1_024;

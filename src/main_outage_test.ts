@@ -5,9 +5,9 @@
 // browsers held in their outboxes must be stored exactly once, and every acknowledged event stored.
 import assert from "node:assert/strict";
 import { openDb } from "./db/client.ts";
-import { countAnswers, drainOutbox, LOAD_ORIGIN, startLoad } from "./testing/load.ts";
-import { startServer } from "./testing/server.ts";
-import { startTcpProxy } from "./testing/tcp_proxy.ts";
+import { countAnswers, drainOutbox, LOAD_ORIGIN, startLoad } from "../testing/load.ts";
+import { startServer } from "../testing/server.ts";
+import { startTcpProxy } from "../testing/tcp_proxy.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const OUTAGE_MS = 10_000;

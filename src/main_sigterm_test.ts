@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openDb } from "./db/client.ts";
-import { countAnswers, LOAD_ORIGIN, startLoad } from "./testing/load.ts";
-import { startServer } from "./testing/server.ts";
+import { countAnswers, LOAD_ORIGIN, startLoad } from "../testing/load.ts";
+import { startServer } from "../testing/server.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { statfsSync } from "node:fs";
 import { openDb } from "./db/client.ts";
-import { countAnswers, drainOutbox, LOAD_ORIGIN, send, startLoad } from "./testing/load.ts";
-import { freePort, startServer } from "./testing/server.ts";
+import { countAnswers, drainOutbox, LOAD_ORIGIN, send, startLoad } from "../testing/load.ts";
+import { freePort, startServer } from "../testing/server.ts";
 
 const ADMIN = { email: "owner@example.com", password: "correct horse battery" };
 const MIN_FREE_MB = 64;

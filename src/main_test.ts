@@ -1,8 +1,8 @@
 // Several instances behind a load balancer share one PostgreSQL: two real server processes, started at
 // the same moment against a fresh schema, must migrate once, share sessions and share rate-limit counts.
 import assert from "node:assert/strict";
-import { withProcessSchema } from "./testing/db.ts";
-import { startServer } from "./testing/server.ts";
+import { withProcessSchema } from "../testing/db.ts";
+import { startServer } from "../testing/server.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const ORIGIN = "http://localhost:8000"; // PUBLIC_ORIGIN of both instances, as behind one public name

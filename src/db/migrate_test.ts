@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { openDb } from "./client.ts";
 import { migrate, readMigrations } from "./migrate.ts";
-import { dbTest } from "../testing/db.ts";
+import { dbTest } from "../../testing/db.ts";
 
 Deno.test("migrate: files are numbered and read in order", async () => {
   const names = (await readMigrations()).map((m) => m.name);

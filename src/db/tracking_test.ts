@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Db } from "./client.ts";
 import { type BatchedEvent, storeEventBatch } from "./tracking.ts";
-import { dbTest, withOwnSchema } from "../testing/db.ts";
+import { dbTest, withOwnSchema } from "../../testing/db.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 

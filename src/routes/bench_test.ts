@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
-import { appTest } from "../testing/app.ts";
+import { appTest } from "../../testing/app.ts";
 
 appTest("bench ceilings: absent unless BENCH_CEILINGS=1", async (t) => {
   const page = await t.request("/__bench/page", { headers: { "accept-encoding": "gzip" } });

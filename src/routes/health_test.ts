@@ -3,8 +3,8 @@ import { Hono } from "hono";
 import { type Db, openDb } from "../db/client.ts";
 import { migrate, readMigrations } from "../db/migrate.ts";
 import type { AppDeps, AppEnv } from "../server/env.ts";
-import { appTest, testConfig } from "../testing/app.ts";
-import { withOwnSchema } from "../testing/db.ts";
+import { appTest, testConfig } from "../../testing/app.ts";
+import { withOwnSchema } from "../../testing/db.ts";
 import { type HealthOptions, healthRoutes } from "./health.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
-import { appTest } from "../testing/app.ts";
+import { appTest } from "../../testing/app.ts";
 
 const GZIP = { "accept-encoding": "gzip, deflate, br" };
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest } from "../testing/app.ts";
+import { appTest } from "../../testing/app.ts";
 import { NOT_FOUND, REDIRECTS } from "../shared/routes_fixtures.ts";
 
 const PAGES: [string, string, string][] = [

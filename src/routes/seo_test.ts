@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN } from "../testing/app.ts";
+import { appTest, TEST_ORIGIN } from "../../testing/app.ts";
 import { pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
 import { LANG_INFO, LANGS } from "../shared/languages.ts";
 import { NAMESPACES } from "../shared/i18n.ts";

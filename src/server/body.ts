@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { ClientAborted, PayloadTooLarge, UnsupportedMediaType, ValidationError } from "./errors.ts";
+import { ClientAborted, PayloadTooLarge, UnsupportedMediaType, ValidationError } from "../core/errors.ts";
 
 /** Turns zod issues into `{ field: message }`, the shape every 400 answer uses. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

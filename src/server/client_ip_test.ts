@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { forwardedClient } from "./client_ip.ts";
 import { parseCidr } from "./ip.ts";
 import { loadConfig } from "../config.ts";
-import { appTest } from "../testing/app.ts";
+import { appTest } from "../../testing/app.ts";
 
 const trusted = ["10.0.0.0/8", "::1"].map((c) => parseCidr(c)!);
 

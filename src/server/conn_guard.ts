@@ -4,7 +4,7 @@
 // within a budget below the soft limit, evicts the connections that have proven nothing first, cuts clients
 // that are slow to send their headers or their body, and relays proven connections to a Deno.serve that
 // listens on an ephemeral loopback port (the handler sees the real client address).
-import { log } from "./log.ts";
+import { log } from "../core/log.ts";
 
 export interface GuardLimits {
   /** From the first byte of a request (or the connection's opening) to the end of its headers. */

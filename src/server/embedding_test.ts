@@ -3,7 +3,7 @@
 // prove the same property offline: nothing is read relative to the working directory.
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { startServer } from "../testing/server.ts";
+import { startServer } from "../../testing/server.ts";
 
 const SRC = new URL("../", import.meta.url);
 const ROOT = new URL("../../", import.meta.url);

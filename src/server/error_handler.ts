@@ -1,9 +1,15 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { DatabaseUnavailable } from "../db/client.ts";
-import { ClientAborted, HttpError, MethodNotAllowed, RateLimited, ServiceUnavailable } from "./errors.ts";
+import {
+  ClientAborted,
+  HttpError,
+  MethodNotAllowed,
+  RateLimited,
+  ServiceUnavailable,
+} from "../core/errors.ts";
 import type { AppEnv } from "./env.ts";
-import { log } from "./log.ts";
+import { log } from "../core/log.ts";
 
 /** Seconds a client is asked to wait when the database is out of reach. */
 export const UNAVAILABLE_RETRY_AFTER_S = 5;

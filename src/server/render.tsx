@@ -25,7 +25,7 @@ import TrelloPage from "../ui/pages/TrelloPage.tsx";
 import CustomersPage from "../ui/pages/CustomersPage.tsx";
 import LegalPage from "../ui/pages/LegalPage.tsx";
 import type { AppDeps, AppEnv } from "./env.ts";
-import { log } from "./log.ts";
+import { log } from "../core/log.ts";
 import {
   acceptsGzip,
   compileTemplate,
@@ -33,7 +33,7 @@ import {
   gzipTemplate,
   type HtmlTemplate,
   NONCE_SLOT,
-} from "./html_template.ts";
+} from "../core/html_template.ts";
 import { type FaqItem, structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {

@@ -11,7 +11,7 @@ import {
   purgeLoginFailures,
 } from "../db/login_failures.ts";
 import { deleteExpiredSessions, deleteOtherSessions } from "../db/sessions.ts";
-import { RateLimited } from "../server/errors.ts";
+import { RateLimited } from "../core/errors.ts";
 import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
 import { createSession, generateSessionToken, type Session, sessionIdOf } from "./sessions.ts";
 

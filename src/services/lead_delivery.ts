@@ -20,7 +20,7 @@ import {
   markDelivered,
   requeueDelivery,
 } from "../db/lead_deliveries.ts";
-import { log } from "../server/log.ts";
+import { log } from "../core/log.ts";
 import {
   configSecrets,
   enabledDestinations,

@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { openDb } from "../db/client.ts";
-import { dbKinds, dbTest, withOwnSchema } from "../testing/db.ts";
-import { testConfig } from "../testing/app.ts";
+import { dbKinds, dbTest, withOwnSchema } from "../../testing/db.ts";
+import { testConfig } from "../../testing/app.ts";
 import {
   type FakeDestination,
   fakePipefy,
@@ -15,8 +15,8 @@ import {
   type SmtpHit,
   type TrelloHit,
   type WebhookHit,
-} from "../testing/delivery_fakes.ts";
-import { setLogLevel, setLogSink } from "../server/log.ts";
+} from "../../testing/delivery_fakes.ts";
+import { setLogLevel, setLogSink } from "../core/log.ts";
 import { saveLead } from "./leads.ts";
 import { createSenders, deliverDueLeads, DELIVERY_RETRY_WINDOW_MS, resendDelivery } from "./lead_delivery.ts";
 import { eraseLeads } from "./lgpd.ts";

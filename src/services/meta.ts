@@ -12,7 +12,7 @@ import {
   type OutboxRow,
   rescheduleMetaEvent,
 } from "../db/meta_outbox.ts";
-import { log } from "../server/log.ts";
+import { log } from "../core/log.ts";
 import { backoffMs, type Poller, startPoller } from "./outbox.ts";
 import { buildServerEvent, type EventInput, type MetaClient } from "./meta_event.ts";
 

@@ -1,8 +1,8 @@
 // The delivery worker against a local fake of the Graph API (Deno.serve on a free port) and a clock the
 // test moves by hand.
 import assert from "node:assert/strict";
-import { dbTest } from "../testing/db.ts";
-import { testConfig } from "../testing/app.ts";
+import { dbTest } from "../../testing/db.ts";
+import { testConfig } from "../../testing/app.ts";
 import { listMetaEvents } from "../db/meta_outbox.ts";
 import { deliverDueMetaEvents, queueMetaEvent } from "./meta.ts";
 import { backoffMs } from "./outbox.ts";

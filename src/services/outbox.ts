@@ -1,6 +1,6 @@
 // What the two outboxes (Meta events, lead deliveries) share: the retry delay and the background loop that
 // polls the database for due rows in every instance.
-import { log } from "../server/log.ts";
+import { log } from "../core/log.ts";
 
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 60 * 60 * 1000;

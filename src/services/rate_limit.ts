@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { incrementWindow } from "../db/rate_limits.ts";
-import { RateLimited } from "../server/errors.ts";
+import { RateLimited } from "../core/errors.ts";
 
 export interface Limit {
   /** Name of the limit, e.g. "leads". */

@@ -6,7 +6,7 @@ import { type EventTable, purgeEventsBefore, retentionBoundary, tryRetentionLock
 import { forgetVisitorDaysBefore, setPurgedThrough } from "../db/rollups.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
-import { log } from "../server/log.ts";
+import { log } from "../core/log.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 import { type RollupReport, rollUpToNow } from "./rollups.ts";
 import { forgetSalts, monthIn } from "./visitor_key.ts";

@@ -12,8 +12,8 @@ import {
   topUtmSources,
   visitorTotals,
 } from "../db/analytics.ts";
-import { dbTest } from "../testing/db.ts";
-import { insertClick, insertConversion, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { dbTest } from "../../testing/db.ts";
+import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { runRetention, startRetention } from "./retention.ts";
 
 const TZ = "America/Sao_Paulo";

@@ -13,7 +13,7 @@ import {
   roomForRollups,
   setRolledUntil,
 } from "../db/rollups.ts";
-import { log } from "../server/log.ts";
+import { log } from "../core/log.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 
 /**

@@ -7,9 +7,9 @@ import {
   type TrackedEvent,
   type TrackedVisit,
 } from "../db/tracking.ts";
-import { RateLimited } from "../server/errors.ts";
-import { log } from "../server/log.ts";
-import { type Batcher, createBatcher } from "./batcher.ts";
+import { RateLimited } from "../core/errors.ts";
+import { log } from "../core/log.ts";
+import { type Batcher, createBatcher } from "../core/batcher.ts";
 import { consume, LIMITS, windowOf } from "./rate_limit.ts";
 import { deriveTouch } from "./attribution.ts";
 import type { ClickId } from "../shared/click_ids.ts";

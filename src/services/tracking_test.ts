@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Db } from "../db/client.ts";
-import { RateLimited, ServiceUnavailable } from "../server/errors.ts";
-import { dbTest } from "../testing/db.ts";
+import { RateLimited, ServiceUnavailable } from "../core/errors.ts";
+import { dbTest } from "../../testing/db.ts";
 import { closeTracking, recordEvent, type VisitInput } from "./tracking.ts";
 
 const visit: VisitInput = {

@@ -1,9 +1,15 @@
 // The new panels' numbers, computed by hand from a small fixture in São Paulo days (UTC-3): raw rows only,
 // then with the roll-up watermark inside the period, then with everything rolled up.
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../testing/app.ts";
-import { getAs, seedAdmin, signIn } from "../testing/admin.ts";
-import { insertClick, insertConversion, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { appTest, type TestApp } from "../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import {
+  insertClick,
+  insertConversion,
+  insertLead,
+  insertVisit,
+  sp,
+} from "../../testing/analytics_fixture.ts";
 import { runRollups } from "./rollups.ts";
 
 const TZ = "America/Sao_Paulo";

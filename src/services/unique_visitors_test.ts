@@ -2,9 +2,9 @@
 // September and 3 November 2026 (São Paulo), through the same key functions and batched writer as
 // POST /api/tracking/visit, and the dashboard's figures must count each address once per period.
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../testing/app.ts";
-import { getAs, seedAdmin, signIn } from "../testing/admin.ts";
-import { insertClick, insertLead, sp } from "../testing/analytics_fixture.ts";
+import { appTest, type TestApp } from "../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import { insertClick, insertLead, sp } from "../../testing/analytics_fixture.ts";
 import { runRollups } from "./rollups.ts";
 import { recordEvent } from "./tracking.ts";
 import { forgetSalts, visitorKey, visitorLinkKeys } from "./visitor_key.ts";

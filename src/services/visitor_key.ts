@@ -2,7 +2,7 @@ import type { Db } from "../db/client.ts";
 import { existingMonthSalts, monthSalt } from "../db/salts.ts";
 import { clientNetwork } from "../server/ip.ts";
 import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/analytics.ts";
-import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "./hmac_sha256.ts";
+import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "../core/hmac_sha256.ts";
 
 // Building a DateTimeFormat costs far more than using one; one per time zone.
 const monthFormats = new Map<string, Intl.DateTimeFormat>();

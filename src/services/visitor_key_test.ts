@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { monthSalt } from "../db/salts.ts";
-import { dbTest } from "../testing/db.ts";
+import { dbTest } from "../../testing/db.ts";
 import { forgetSalts, linkMonths, monthIn, visitorKey, visitorLinkKeys } from "./visitor_key.ts";
 
 dbTest("visitor key: HMAC-SHA256 of the IP with the month's salt, 32 hex characters", async (db) => {

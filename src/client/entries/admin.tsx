@@ -4,7 +4,7 @@ import "../../ui/admin/deliveries.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
 import { setAnalyticsTimeZone } from "../../ui/admin/format.ts";
-import { pageConfig } from "../page_config.ts";
+import { pageConfig } from "../../browser/page_config.ts";
 
 setAnalyticsTimeZone(pageConfig().analyticsTimeZone);
 

@@ -1,8 +1,8 @@
 // Issue 20: an upload the client abandons mid-body was logged as a 500 "unhandled error" with a stack and
 // used up one of the client's 10 leads. Now it is one info line (client aborted, no stack) and counts nothing.
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN } from "../../testing/app.ts";
-import { type LogLevel, logLevel, setLogLevel, setLogSink } from "../../server/log.ts";
+import { appTest, TEST_ORIGIN } from "../../../testing/app.ts";
+import { type LogLevel, logLevel, setLogLevel, setLogSink } from "../../core/log.ts";
 import { serveGuarded } from "../../server/conn_guard.ts";
 
 appTest(

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { readJson } from "../../server/body.ts";
 import { clientIp } from "../../server/client_ip.ts";
-import { log } from "../../server/log.ts";
+import { log } from "../../core/log.ts";
 import {
   adminGuard,
   adminSession,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN } from "../../testing/app.ts";
+import { appTest, TEST_ORIGIN } from "../../../testing/app.ts";
 import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
@@ -7,7 +7,7 @@ import {
   seedAdmin,
   sessionCookieOf,
   signIn,
-} from "../../testing/admin.ts";
+} from "../../../testing/admin.ts";
 import { sessionIdOf } from "../../services/sessions.ts";
 import { bootstrapAdmin } from "../../services/auth.ts";
 import { findAdminByEmail } from "../../db/admins.ts";

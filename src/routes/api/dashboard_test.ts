@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../../testing/app.ts";
-import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import { appTest, type TestApp } from "../../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import {
   insertClick,
   insertConversion,
   insertLead,
   insertVisit,
   sp,
-} from "../../testing/analytics_fixture.ts";
+} from "../../../testing/analytics_fixture.ts";
 import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
 
 // The first- and last-touch columns (issue 18); leads inserted without touches leave them empty.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN, type TestApp } from "../../testing/app.ts";
-import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import { appTest, TEST_ORIGIN, type TestApp } from "../../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 
 // Destinations that are configured but never reached in these tests (nothing listens on port 9).
 const ENV = {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../../testing/app.ts";
+import { appTest, type TestApp } from "../../../testing/app.ts";
 
 const good = {
   name: "  Maria Souza ",

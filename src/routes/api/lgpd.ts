@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { parseOr400, readJson } from "../../server/body.ts";
-import { log } from "../../server/log.ts";
+import { log } from "../../core/log.ts";
 import { adminGuard, requireAdmin } from "../../server/middleware/session.ts";
 import { eraseLeads, exportPerson, findPersonLeads, type Subject } from "../../services/lgpd.ts";
 

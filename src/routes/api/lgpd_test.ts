@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN, type TestApp } from "../../testing/app.ts";
-import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
+import { appTest, TEST_ORIGIN, type TestApp } from "../../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import { phoneForms } from "../../services/lgpd.ts";
 
 const META_ENV = { META_PIXEL_ID: "123456789012345", META_ACCESS_TOKEN: "secret-token" };

@@ -2,8 +2,8 @@
 // out the administrator's own browser. "Checked" = answered 401 (the password was verified and was wrong);
 // 429 means it was not even checked.
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../../testing/app.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin } from "../../testing/admin.ts";
+import { appTest, type TestApp } from "../../../testing/app.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin } from "../../../testing/admin.ts";
 
 const clock = new Date("2026-11-10T12:00:00Z");
 const options = { now: () => clock, env: { TRUST_PROXY: "1" } };

@@ -6,7 +6,7 @@ import { sameOrigin } from "../../server/middleware/same_origin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { queueMetaEvent } from "../../services/meta.ts";
 import { leadEventOf, ownPageUrl } from "../../services/leads.ts";
-import { ValidationError } from "../../server/errors.ts";
+import { ValidationError } from "../../core/errors.ts";
 import { text, token } from "./schemas.ts";
 import { isBotRequest, limitAndKey, metaClient, nowOf } from "./visitor.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest } from "../../testing/app.ts";
+import { appTest } from "../../../testing/app.ts";
 import { listMetaEvents } from "../../db/meta_outbox.ts";
 import { insertLead } from "../../db/leads.ts";
 import { leadCustomData, planValue } from "../../services/leads.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { appTest, type TestApp } from "../../testing/app.ts";
+import { appTest, type TestApp } from "../../../testing/app.ts";
 import { forgetSalts } from "../../services/visitor_key.ts";
 
 const visit = {

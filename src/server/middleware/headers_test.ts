@@ -2,8 +2,8 @@
 // static files, API JSON and every API error status, admin pages and answers, the CSV export, health
 // probes, sitemap and robots. Run over http and https origins (HSTS only over https).
 import assert from "node:assert/strict";
-import { appTest, TEST_ORIGIN, type TestApp, testApp } from "../../testing/app.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin, sessionCookieOf } from "../../testing/admin.ts";
+import { appTest, TEST_ORIGIN, type TestApp, testApp } from "../../../testing/app.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin, sessionCookieOf } from "../../../testing/admin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { base64Nonce, base64Of16 } from "./headers.ts";
 

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
-import { log, type LogLevel } from "../log.ts";
+import { log, type LogLevel } from "../../core/log.ts";
 
 export interface RequestLogOptions {
   /** Level of the line for a 2xx/3xx/4xx answer; default "info". 5xx answers are always "error". */

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { appTest } from "../../testing/app.ts";
+import { appTest } from "../../../testing/app.ts";
 import type { AppEnv } from "../env.ts";
 import { errorHandler } from "../error_handler.ts";
-import { type LogLevel, logLevel, setLogLevel, setLogSink } from "../log.ts";
+import { type LogLevel, logLevel, setLogLevel, setLogSink } from "../../core/log.ts";
 import { requestLog } from "./request_log.ts";
 
 /** Runs `fn` with log lines captured (parsed) instead of printed. */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
-import { Forbidden } from "../errors.ts";
+import { Forbidden } from "../../core/errors.ts";
 
 export interface SameOriginOptions {
   /** The site's public origin (PUBLIC_ORIGIN). */

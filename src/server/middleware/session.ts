@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env.ts";
-import { Forbidden, Unauthorized } from "../errors.ts";
+import { Forbidden, Unauthorized } from "../../core/errors.ts";
 import { sameOrigin } from "./same_origin.ts";
 import { type Session, validateSessionToken } from "../../services/sessions.ts";
 

@@ -3,10 +3,10 @@ import type { Lang } from "../../shared/languages.ts";
 import { homeAnchor, pagePath } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
 import { openConsentSettings } from "../lead/lead_events.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { Logo } from "../site/Logo.tsx";
 import { usePublicConfig } from "../public_config.ts";
-import { hasThirdParties } from "../../client/consent.ts";
+import { hasThirdParties } from "../../browser/consent.ts";
 
 const SOCIAL = [
   ["instagram", "Instagram"],

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { type Lang, LANG_COOKIE, LANG_INFO, LANG_STORAGE_KEY, LANGS } from "../../shared/languages.ts";
 import { homeAnchor, type PageId, pagePath } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { handleAnchorClick } from "../site/anchors.ts";
 import { Icon } from "../site/Icon.tsx";
 import { Logo } from "../site/Logo.tsx";

@@ -5,8 +5,8 @@ import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { pagePath } from "../../shared/routes.ts";
 import { CONSENT_OPEN_EVENT } from "./lead_events.ts";
-import { type ConsentChoice, hasThirdParties, storeConsent, storedConsent } from "../../client/consent.ts";
-import { pageConfig } from "../../client/page_config.ts";
+import { type ConsentChoice, hasThirdParties, storeConsent, storedConsent } from "../../browser/consent.ts";
+import { pageConfig } from "../../browser/page_config.ts";
 
 export function ConsentBanner({ lang }: { lang: Lang }) {
   const { t } = useTranslation("lead");
@@ -27,7 +27,7 @@ export function ConsentBanner({ lang }: { lang: Lang }) {
     storeConsent(choice);
     setOpen(false);
     const config = pageConfig();
-    if (choice === "granted") void import("../../client/pixel.ts").then((m) => m.startThirdParties(config));
+    if (choice === "granted") void import("../../browser/pixel.ts").then((m) => m.startThirdParties(config));
     // Scripts already running cannot be unloaded: a reload starts the page without them.
     else if (before === "granted" && "fbq" in globalThis) location.reload();
   };

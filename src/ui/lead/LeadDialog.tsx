@@ -19,10 +19,10 @@ import {
   type LeadFields,
   validateLead,
 } from "./lead_form.ts";
-import { trackEvent } from "../../client/analytics.ts";
-import { currentOrigin, randomId, storedTouch, withUtm } from "../../client/tracking.ts";
-import { deliverLead, keepLead } from "../../client/lead_outbox.ts";
-import { metaEventId, pixelActive } from "../../client/pixel.ts";
+import { trackEvent } from "../../browser/analytics.ts";
+import { currentOrigin, randomId, storedTouch, withUtm } from "../../browser/tracking.ts";
+import { deliverLead, keepLead } from "../../browser/lead_outbox.ts";
+import { metaEventId, pixelActive } from "../../browser/pixel.ts";
 
 /** Delays of spec section 9: redirect 800 ms after a saved lead, 500 ms after a failed save. */
 export const REDIRECT_AFTER_SAVE_MS = 800;

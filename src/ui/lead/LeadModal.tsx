@@ -3,8 +3,8 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { Lang } from "../../shared/languages.ts";
 import { LEAD_OPEN_EVENT, type LeadIntent } from "./lead_events.ts";
-import { trackEvent } from "../../client/analytics.ts";
-import { trackClick } from "../../client/tracking.ts";
+import { trackEvent } from "../../browser/analytics.ts";
+import { trackClick } from "../../browser/tracking.ts";
 
 const LeadDialog = lazy(() => import("./LeadDialog.tsx"));
 

@@ -4,7 +4,7 @@ import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { CustomerLogo } from "../site/CustomerLogo.tsx";
 import { Icon } from "../site/Icon.tsx";
 import { Section } from "../site/SectionHeader.tsx";

@@ -5,7 +5,7 @@ import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { handleAnchorClick } from "../site/anchors.ts";
 import { Icon, type IconName } from "../site/Icon.tsx";
 import { Section, SectionHeader } from "../site/SectionHeader.tsx";

@@ -5,7 +5,7 @@ import { CtaBand } from "../site/CtaBand.tsx";
 import { LANG_INFO } from "../../shared/languages.ts";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
 import { Section } from "../site/SectionHeader.tsx";
 import { Faq } from "../site/Faq.tsx";

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { handleAnchorClick } from "./anchors.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";

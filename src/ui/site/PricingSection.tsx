@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { SITE, whatsappLink } from "../../site.ts";
 import { openLeadModal } from "../lead/lead_events.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";
 import { InfoTip } from "./Tooltip.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import type { Video, VideoThumbnail } from "../../site.ts";
 import { Icon } from "./Icon.tsx";
 

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../client/analytics.ts";
+import { trackEvent } from "../../browser/analytics.ts";
 import { Icon } from "./Icon.tsx";
 
 /** Five stars with the rating spelled out for screen readers. */

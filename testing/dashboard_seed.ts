@@ -1,7 +1,7 @@
 // Realistic, deterministic dashboard data (browser test, screenshots, benchmark): visits with a weekly
 // rhythm, plan clicks, conversions and leads, written with one array insert per table.
-import type { Queryable } from "../db/client.ts";
-import { addDays } from "../shared/analytics.ts";
+import type { Queryable } from "../src/db/client.ts";
+import { addDays } from "../src/shared/analytics.ts";
 
 export interface SeedOptions {
   /** First local day (yyyy-MM-dd). */

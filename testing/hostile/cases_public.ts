@@ -1,7 +1,7 @@
 // Hostile values in the public write endpoints (POST /api/leads, /api/tracking/*, /api/meta/event): markup,
 // SQL and formulas are stored as literal text; NUL, lone surrogates and invalid UTF-8 are refused.
 import assert from "node:assert/strict";
-import { csvCell } from "../../services/analytics.ts";
+import { csvCell } from "../../src/services/analytics.ts";
 import { csvText, type HostileCase, LEAD, leadById, send } from "./harness.ts";
 
 const XSS = [

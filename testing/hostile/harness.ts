@@ -1,9 +1,9 @@
 // The hostile-input harness: one case = one hostile request (plus any set-up it needs), and the rules every
 // case must pass: no 5xx, no stack trace or internal detail in the body, no unhandled error logged, the
 // expected 4xx naming the bad fields, and (unless the case is a legitimate write) no stored data changed.
-import type { Db } from "../../db/client.ts";
-import { setLogSink } from "../../server/log.ts";
-import type { TestApp } from "../../testing/app.ts";
+import type { Db } from "../../src/db/client.ts";
+import { setLogSink } from "../../src/core/log.ts";
+import type { TestApp } from "../app.ts";
 
 export type Category =
   | "markup"

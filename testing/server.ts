@@ -1,7 +1,7 @@
 // Runs the real server (`deno run -A src/main.ts`) as a child process, for tests that need the whole
 // program: start-up, migrations, several instances, another working directory.
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const MAIN = new URL("../src/main.ts", import.meta.url).pathname;
 
 /** A TCP port that was free a moment ago. */
 export function freePort(): number {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ServiceUnavailable } from "../server/errors.ts";
+import { ServiceUnavailable } from "./errors.ts";
 import { createBatcher } from "./batcher.ts";
 
 Deno.test("batcher: items arriving while a batch is written go together in the next one", async () => {

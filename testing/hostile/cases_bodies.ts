@@ -2,7 +2,7 @@
 // oversize bodies (declared or streamed) and wrong content types. All refused; nothing stored.
 import assert from "node:assert/strict";
 import { type Ctx, type HostileCase, LEAD, send } from "./harness.ts";
-import { insertLead } from "../../db/leads.ts";
+import { insertLead } from "../../src/db/leads.ts";
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 const meta = { eventName: "Lead", eventSourceUrl: "http://localhost:8000/pt-br/", eventId: "evt_1" };

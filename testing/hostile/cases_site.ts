@@ -2,9 +2,9 @@
 // outside static/ and dotfiles, and hostile headers (a 10 KB Accept-Language, spoofed X-Forwarded-For
 // while TRUST_PROXY is off, forged origins, request ids and hosts).
 import assert from "node:assert/strict";
-import { LIMITS } from "../../services/rate_limit.ts";
-import { MAX_CLIENT_FAILURES } from "../../services/auth.ts";
-import { ADMIN_EMAIL } from "../../testing/admin.ts";
+import { LIMITS } from "../../src/services/rate_limit.ts";
+import { MAX_CLIENT_FAILURES } from "../../src/services/auth.ts";
+import { ADMIN_EMAIL } from "../admin.ts";
 import { type Ctx, type HostileCase, LEAD, send } from "./harness.ts";
 
 const ORIGIN = "http://localhost:8000";
@@ -21,7 +21,7 @@ function sameSiteLocation(res: Response) {
 // A source map the build wrote (they exist on disk but are never served).
 const SOURCE_MAP = (() => {
   try {
-    const name = [...Deno.readDirSync(new URL("../../../static/assets/", import.meta.url))]
+    const name = [...Deno.readDirSync(new URL("../../static/assets/", import.meta.url))]
       .find((e) => e.name.endsWith(".js.map"))?.name;
     return `/assets/${name ?? "home.js.map"}`;
   } catch {

@@ -1,5 +1,5 @@
 // A fresh client: GET on a new connection (no pooling) with a deadline. Run as a script
-// (`deno run -A src/testing/probe.ts URL`), it probes URL every 200 ms until its stdin closes and prints one
+// (`deno run -A testing/probe.ts URL`), it probes URL every 200 ms until its stdin closes and prints one
 // JSON line per probe, so a test can probe from outside its own busy process.
 
 export interface Probe {

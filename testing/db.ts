@@ -1,7 +1,7 @@
 // Test databases: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. One database per kind per
 // test process (opening PGlite costs ~2 s), emptied before each test.
-import { type Db, openDb } from "../db/client.ts";
-import { migrate } from "../db/migrate.ts";
+import { type Db, openDb } from "../src/db/client.ts";
+import { migrate } from "../src/db/migrate.ts";
 
 export type DbKind = "pglite" | "postgres";
 

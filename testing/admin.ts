@@ -1,7 +1,7 @@
 // Helpers for tests of the administrator's endpoints: an account and a signed-in cookie.
 import assert from "node:assert/strict";
-import type { Db } from "../db/client.ts";
-import { bootstrapAdmin } from "../services/auth.ts";
+import type { Db } from "../src/db/client.ts";
+import { bootstrapAdmin } from "../src/services/auth.ts";
 import type { TestApp } from "./app.ts";
 
 export const ADMIN_EMAIL = "admin@example.com";

@@ -1,5 +1,5 @@
 // Direct inserts into the tracking tables, for dashboard tests (the public endpoints have their own tests).
-import type { Queryable } from "../db/client.ts";
+import type { Queryable } from "../src/db/client.ts";
 
 export interface Utm {
   utmSource?: string | null;

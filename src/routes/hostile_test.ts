@@ -4,13 +4,20 @@ import assert from "node:assert/strict";
 import { dbKinds } from "../../testing/db.ts";
 import { testApp } from "../../testing/app.ts";
 import { ADMIN_EMAIL, seedAdmin, signIn } from "../../testing/admin.ts";
-import { type Ctx, type HostileCase, LEAD, type Outcome, runCase, send } from "./harness.ts";
-import { PUBLIC_CASES } from "./cases_public.ts";
-import { BODY_CASES } from "./cases_bodies.ts";
-import { AUTH_CASES } from "./cases_auth.ts";
-import { ADMIN_CASES } from "./cases_admin.ts";
-import { SITE_CASES } from "./cases_site.ts";
-import { DELIVERY_CASES } from "./cases_deliveries.ts";
+import {
+  type Ctx,
+  type HostileCase,
+  LEAD,
+  type Outcome,
+  runCase,
+  send,
+} from "../../testing/hostile/harness.ts";
+import { PUBLIC_CASES } from "../../testing/hostile/cases_public.ts";
+import { BODY_CASES } from "../../testing/hostile/cases_bodies.ts";
+import { AUTH_CASES } from "../../testing/hostile/cases_auth.ts";
+import { ADMIN_CASES } from "../../testing/hostile/cases_admin.ts";
+import { SITE_CASES } from "../../testing/hostile/cases_site.ts";
+import { DELIVERY_CASES } from "../../testing/hostile/cases_deliveries.ts";
 
 export const CASES: HostileCase[] = [
   ...PUBLIC_CASES,

@@ -1,9 +1,9 @@
 // Hostile requests to the administrator's sign-in and session: replayed, tampered and expired cookies,
 // cross-origin use of a valid cookie, and passwords refused by size before any hashing.
 import assert from "node:assert/strict";
-import { insertSession } from "../../db/sessions.ts";
-import { sessionIdOf } from "../../services/sessions.ts";
-import { ADMIN_EMAIL, ADMIN_PASSWORD, sessionCookieOf } from "../../testing/admin.ts";
+import { insertSession } from "../../src/db/sessions.ts";
+import { sessionIdOf } from "../../src/services/sessions.ts";
+import { ADMIN_EMAIL, ADMIN_PASSWORD, sessionCookieOf } from "../admin.ts";
 import { type Ctx, type HostileCase, send } from "./harness.ts";
 
 /** A second, throw-away session (so the suite's own session stays alive). */

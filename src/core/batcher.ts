@@ -1,4 +1,4 @@
-import { ServiceUnavailable } from "../server/errors.ts";
+import { ServiceUnavailable } from "./errors.ts";
 
 export interface BatcherOptions<T, R> {
   /**

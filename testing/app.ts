@@ -1,12 +1,12 @@
 // Builds the real app against a test database, with a fake client manifest so no build is needed.
 import type { Hono } from "hono";
-import { type Config, loadConfig } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { createApp } from "../app.ts";
-import type { Assets } from "../server/assets.ts";
-import type { AppDeps, AppEnv } from "../server/env.ts";
-import { loadLocales, type Locales } from "../server/locales.ts";
-import { setLogLevel } from "../server/log.ts";
+import { type Config, loadConfig } from "../src/config.ts";
+import type { Db } from "../src/db/client.ts";
+import { createApp } from "../src/app.ts";
+import type { Assets } from "../src/server/assets.ts";
+import type { AppDeps, AppEnv } from "../src/server/env.ts";
+import { loadLocales, type Locales } from "../src/server/locales.ts";
+import { setLogLevel } from "../src/core/log.ts";
 import { type DbKind, dbKinds, emptyDb } from "./db.ts";
 
 // One line per request would bury the test report; tests that check logs capture them at "info".
