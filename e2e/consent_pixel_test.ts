@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp } from "./browser.ts";
-import { listMetaEvents } from "../src/db/meta_outbox.ts";
+import { listMetaEvents } from "../testing/meta_outbox.ts";
 import type { Db } from "../src/db/client.ts";
 
 const UA =

@@ -8,7 +8,7 @@ import { browserTest, getBrowser, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import type { Db } from "../src/db/client.ts";
 import { insertLead } from "../src/db/leads.ts";
-import { insertClick, insertConversion, insertVisit } from "../src/db/tracking.ts";
+import { insertTrackedEvent } from "../testing/analytics_fixture.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
@@ -66,10 +66,10 @@ async function seed(db: Db) {
     utmCampaign: P.utmCampaign,
     utmMedium: P.utmMedium,
   };
-  await insertVisit(db, { ...event, utmTerm: P.name, utmContent: P.whatsapp });
-  await insertVisit(db, { ...event, visitorKey: "k2", utmSource: P.bidi, utmTerm: null, utmContent: null });
-  await insertClick(db, event);
-  await insertConversion(db, event);
+  await insertTrackedEvent(db, "visits", { ...event, utmTerm: P.name, utmContent: P.whatsapp });
+  await insertTrackedEvent(db, "visits", { ...event, visitorKey: "k2", utmSource: P.bidi });
+  await insertTrackedEvent(db, "clicks", event);
+  await insertTrackedEvent(db, "conversions", event);
 }
 
 async function settled(page: Page) {

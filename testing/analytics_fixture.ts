@@ -1,5 +1,20 @@
 // Direct inserts into the tracking tables, for dashboard tests (the public endpoints have their own tests).
 import type { Queryable } from "../src/db/client.ts";
+import { type AnyTrackedEvent, columnsOf, type EventTable } from "../src/db/event_columns.ts";
+
+/** Stores one event with every column the server writes for `table` (the batch writer's column list). */
+export async function insertTrackedEvent(
+  db: Queryable,
+  table: EventTable,
+  e: AnyTrackedEvent,
+): Promise<void> {
+  const columns = columnsOf(table);
+  await db.query(
+    `insert into ${table} (${columns.map((c) => c.name).join(", ")})
+     values (${columns.map((_, i) => `$${i + 1}`).join(", ")})`,
+    columns.map((c) => c.value(e)),
+  );
+}
 
 export interface Utm {
   utmSource?: string | null;

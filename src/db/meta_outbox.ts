@@ -97,32 +97,3 @@ export async function rescheduleMetaEvent(
     [id, nextAttemptAt, error.slice(0, 1000)],
   );
 }
-
-export interface OutboxStatus {
-  eventId: string;
-  eventName: string;
-  status: "pending" | "sent" | "failed";
-  attempts: number;
-  lastError: string | null;
-  payload: Record<string, unknown>;
-}
-
-/** Every outbox row, oldest first (tests and operators' checks). */
-export async function listMetaEvents(db: Queryable): Promise<OutboxStatus[]> {
-  const rows = await db.query<{
-    event_id: string;
-    event_name: string;
-    status: OutboxStatus["status"];
-    attempts: number;
-    last_error: string | null;
-    payload: Record<string, unknown> | string;
-  }>("select event_id, event_name, status, attempts, last_error, payload from meta_outbox order by id");
-  return rows.map((r) => ({
-    eventId: r.event_id,
-    eventName: r.event_name,
-    status: r.status,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    payload: typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload,
-  }));
-}

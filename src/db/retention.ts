@@ -1,6 +1,9 @@
 // Purges of the retention job (its roll-ups are in rollups.ts). `boundary` is always a local midnight in
 // the analytics time zone, so a day is either wholly purged or wholly kept raw.
 import type { Queryable } from "./client.ts";
+import { EVENT_TABLES, type EventTable } from "./event_columns.ts";
+
+export type { EventTable } from "./event_columns.ts";
 
 /**
  * Every instance takes this transaction-scoped advisory lock, paired with its schema (advisory locks are
@@ -27,10 +30,6 @@ export async function retentionBoundary(db: Queryable, now: Date, tz: string, da
   );
   return new Date(rows[0].boundary);
 }
-
-/** Raw event tables the job purges. */
-export type EventTable = "visits" | "clicks" | "conversions";
-const EVENT_TABLES: readonly EventTable[] = ["visits", "clicks", "conversions"];
 
 /** Deletes the raw events of `table` before `boundary`; returns how many. */
 export async function purgeEventsBefore(db: Queryable, table: EventTable, boundary: Date): Promise<number> {

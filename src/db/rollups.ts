@@ -3,6 +3,7 @@
 // and rewrites the roll-up rows of those days.
 import { LINK_WINDOW_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
+import { EVENT_TABLES } from "./event_columns.ts";
 
 /** How far the roll-ups go: null when nothing is rolled up / purged yet. */
 export interface RollupState {
@@ -54,10 +55,9 @@ export async function setPurgedThrough(db: Queryable, day: string): Promise<void
 /** The earliest local day with a raw visit, click or conversion; null when there is none. */
 export async function earliestRawDay(db: Queryable, tz: string): Promise<string | null> {
   const rows = await db.query<{ day: string | null }>(
-    `select to_char((least(
-        (select min(occurred_at) from visits),
-        (select min(occurred_at) from clicks),
-        (select min(occurred_at) from conversions)) at time zone $1)::date, 'YYYY-MM-DD') as day`,
+    `select to_char((least(${
+      EVENT_TABLES.map((t) => `(select min(occurred_at) from ${t})`).join(", ")
+    }) at time zone $1)::date, 'YYYY-MM-DD') as day`,
     [tz],
   );
   return rows[0].day;

@@ -1,88 +1,16 @@
-import type { Db, Queryable } from "./client.ts";
+import type { Db } from "./client.ts";
+import {
+  type AnyTrackedEvent,
+  columnList,
+  EVENT_TABLES,
+  type EventTable,
+  PACKED_RECORD,
+  packEvent,
+  type TrackedEvent,
+  UNPACKED_COLUMNS,
+} from "./event_columns.ts";
 
-export interface TrackedEvent {
-  occurredAt: Date;
-  visitorKey: string;
-  sessionId: string;
-  source: string;
-  utmSource: string | null;
-  utmCampaign: string | null;
-  utmMedium: string | null;
-  /** The session's touch (services/attribution.ts): visits and clicks; absent on conversions. */
-  trafficSource?: string | null;
-  channel?: string | null;
-}
-
-export interface TrackedVisit extends TrackedEvent {
-  utmTerm: string | null;
-  utmContent: string | null;
-  /** The address's keys for the next months (services/visitor_key.ts visitorLinkKeys). */
-  linkKeys?: string[];
-  trafficMedium?: string | null;
-  /** The referring site's host (never this site's). */
-  referrerHost?: string | null;
-  /** Names of the click ids on the landing URL. */
-  clickIds?: string[];
-  /** The page started the session's touch (its landing page). */
-  entry?: boolean;
-}
-
-/** Stores one page view. */
-export async function insertVisit(db: Queryable, v: TrackedVisit): Promise<void> {
-  await db.query(
-    `insert into visits (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium,
-       utm_term, utm_content, link_keys, referrer_host, click_ids, traffic_source, traffic_medium, channel, entry)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
-    [
-      v.occurredAt,
-      v.visitorKey,
-      v.sessionId,
-      v.source,
-      v.utmSource,
-      v.utmCampaign,
-      v.utmMedium,
-      v.utmTerm,
-      v.utmContent,
-      v.linkKeys ?? null,
-      v.referrerHost ?? null,
-      v.clickIds?.length ? v.clickIds : null,
-      v.trafficSource ?? null,
-      v.trafficMedium ?? null,
-      v.channel ?? null,
-      v.entry ?? false,
-    ],
-  );
-}
-
-/** Stores one plan-button click. */
-export async function insertClick(db: Queryable, e: TrackedEvent): Promise<void> {
-  await db.query(
-    `insert into clicks (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium,
-       traffic_source, channel)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      e.occurredAt,
-      e.visitorKey,
-      e.sessionId,
-      e.source,
-      e.utmSource,
-      e.utmCampaign,
-      e.utmMedium,
-      e.trafficSource ?? null,
-      e.channel ?? null,
-    ],
-  );
-}
-
-/** Stores one submitted lead form (as reported by the browser). */
-export async function insertConversion(db: Queryable, e: TrackedEvent): Promise<void> {
-  await db.query(
-    `insert into conversions (occurred_at, visitor_key, session_id, source, utm_source, utm_campaign,
-       utm_medium)
-     values ($1, $2, $3, $4, $5, $6, $7)`,
-    [e.occurredAt, e.visitorKey, e.sessionId, e.source, e.utmSource, e.utmCampaign, e.utmMedium],
-  );
-}
+export type { EventTable, TrackedEvent, TrackedVisit } from "./event_columns.ts";
 
 /**
  * Stores a conversion only if its tracking session has more stored leads than conversions; the session's
@@ -107,27 +35,21 @@ export async function insertConversionForLead(db: Db, e: TrackedEvent): Promise<
   });
 }
 
-export type EventTable = "visits" | "clicks" | "conversions";
-
 export interface BatchedEvent {
   table: EventTable;
-  event: TrackedEvent | TrackedVisit;
+  event: AnyTrackedEvent;
   /** Rate-limit bucket and window this event counts against. */
   bucket: string;
   windowStart: Date;
 }
 
-const COLUMNS = "occurred_at, visitor_key, session_id, source, utm_source, utm_campaign, utm_medium";
-const CLICK_COLUMNS = `${COLUMNS}, traffic_source, channel`;
-const VISIT_COLUMNS =
-  `${CLICK_COLUMNS}, utm_term, utm_content, link_keys, referrer_host, click_ids, traffic_medium, entry`;
-const insertFrom = (table: EventTable, columns: string) =>
-  `ins_${table} as (insert into ${table} (${columns}) select ${columns} from ranked
+const insertFrom = (table: EventTable) =>
+  `ins_${table} as (insert into ${table} (${columnList(table)}) select ${columnList(table)} from ranked
      where tbl = '${table}' and hit <= $2 order by i)`;
 
 // One statement, so one round trip and one atomic commit per batch: the rows travel as one JSON text parameter
 // (fixed SQL text whatever the batch size; `::text` first, as a json-typed parameter would be re-encoded), with
-// one-letter keys and instants as epoch milliseconds, which keeps the text (and the socket write and JSON
+// one- or two-letter keys (db/event_columns.ts) and instants as epoch milliseconds, which keeps the text (and the socket write and JSON
 // parsing at both ends) about 40% smaller. The counters are added per bucket and window, locked in bucket
 // order (concurrent batches cannot deadlock), and each event's hit number is the window's count before this
 // batch plus its rank in the batch.
@@ -145,13 +67,10 @@ const storeBatch = (relaxed: boolean) => `
   with ${relaxed ? "relaxed as (select set_config('synchronous_commit', 'off', true))," : ""}
   input as (
     select r.i, r.t as tbl, r.b as bucket, timestamptz 'epoch' + r.w * interval '1 millisecond' as window_start,
-        timestamptz 'epoch' + r.o * interval '1 millisecond' as occurred_at, r.v as visitor_key,
-        r.s as session_id, r.p as source, r.us as utm_source, r.uc as utm_campaign, r.um as utm_medium,
-        r.ut as utm_term, r.un as utm_content, r.l as link_keys, r.ts as traffic_source, r.tm as traffic_medium,
-        r.ch as channel, r.rh as referrer_host, r.ci as click_ids, coalesce(r.en, false) as entry
-      from json_to_recordset($1::text::json) as r(i integer, t text, b text, w bigint, o bigint, v text, s text,
-        p text, us text, uc text, um text, ut text, un text, l text[], ts text, tm text, ch text, rh text,
-        ci text[], en boolean)${relaxed ? ", relaxed" : ""}
+        ${UNPACKED_COLUMNS}
+      from json_to_recordset($1::text::json) as r(i integer, t text, b text, w bigint, ${PACKED_RECORD})${
+  relaxed ? ", relaxed" : ""
+}
   ),
   adds as (select bucket, window_start, count(*)::integer as hits from input group by bucket, window_start),
   counted as (
@@ -165,9 +84,7 @@ const storeBatch = (relaxed: boolean) => `
         + row_number() over (partition by input.bucket, input.window_start order by input.i) as hit
       from input join adds using (bucket, window_start) join counted using (bucket, window_start)
   ),
-  ${insertFrom("visits", VISIT_COLUMNS)},
-  ${insertFrom("clicks", CLICK_COLUMNS)},
-  ${insertFrom("conversions", COLUMNS)}
+  ${EVENT_TABLES.map(insertFrom).join(",\n  ")}
   select i, hit::integer as hit from ranked where hit > $2`;
 const STORE_BATCH = { postgres: storeBatch(true), pglite: storeBatch(false) };
 
@@ -181,28 +98,9 @@ export async function storeEventBatch(
   batch: BatchedEvent[],
 ): Promise<Set<number>> {
   if (!batch.length) return new Set();
-  const rows = batch.map(({ table, event: e, bucket, windowStart }, i) => ({
-    i,
-    t: table,
-    b: bucket,
-    w: windowStart.getTime(),
-    o: e.occurredAt.getTime(),
-    v: e.visitorKey,
-    s: e.sessionId,
-    p: e.source,
-    us: e.utmSource,
-    uc: e.utmCampaign,
-    um: e.utmMedium,
-    ut: "utmTerm" in e ? e.utmTerm : null,
-    un: "utmContent" in e ? e.utmContent : null,
-    l: "linkKeys" in e ? e.linkKeys : undefined,
-    ts: e.trafficSource ?? undefined,
-    ch: e.channel ?? undefined,
-    tm: "trafficMedium" in e ? e.trafficMedium ?? undefined : undefined,
-    rh: "referrerHost" in e ? e.referrerHost ?? undefined : undefined,
-    ci: "clickIds" in e && e.clickIds?.length ? e.clickIds : undefined,
-    en: "entry" in e && e.entry ? true : undefined,
-  }));
+  const rows = batch.map(({ table, event, bucket, windowStart }, i) =>
+    packEvent(event, { i, t: table, b: bucket, w: windowStart.getTime() })
+  );
   // Prepared: the same text runs thousands of times a second, and its plan does not depend on the values.
   // Only the refused events come back (usually none), so an answer costs nothing per stored event.
   const refused = await db.query<{ i: number }>(STORE_BATCH[db.kind], [JSON.stringify(rows), max], {

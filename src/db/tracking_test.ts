@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { Db } from "./client.ts";
 import { type BatchedEvent, storeEventBatch } from "./tracking.ts";
 import { dbTest, withOwnSchema } from "../../testing/db.ts";
+import { type AnyTrackedEvent, columnsOf, EVENT_TABLES } from "./event_columns.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 
@@ -58,4 +59,48 @@ Deno.test({
         assert.equal(await setting(db), "on", `after batch ${round + 1}`);
       }
     }),
+});
+
+// The batch's packing, recordset and insert lists all come from db/event_columns.ts: a full event of each
+// kind must come back column for column, as the column list says the server stores it.
+dbTest("tracking batch: every listed column of each table is stored as the column list says", async (db) => {
+  const at = new Date("2026-11-20T15:00:10.250Z");
+  const full: AnyTrackedEvent = {
+    occurredAt: at,
+    visitorKey: "0".repeat(31) + "9",
+    sessionId: "s-full",
+    source: "/pt-br/clientes",
+    utmSource: "google",
+    utmCampaign: "black-friday",
+    utmMedium: "cpc",
+    utmTerm: "chatbot",
+    utmContent: "banner",
+    linkKeys: ["a".repeat(32), "b".repeat(32)],
+    trafficSource: "google",
+    trafficMedium: "cpc",
+    channel: "paid_search",
+    referrerHost: "www.google.com",
+    clickIds: ["gclid"],
+    entry: true,
+  };
+  const batch = EVENT_TABLES.map((table) => ({ ...event(0, at), table, event: full }));
+  assert.equal((await storeEventBatch(db, 120, batch)).size, 0);
+  for (const table of EVENT_TABLES) {
+    const columns = columnsOf(table);
+    const [row] = await db.query<Record<string, unknown>>(
+      `select ${columns.map((c) => c.name).join(", ")} from ${table}`,
+    );
+    for (const c of columns) {
+      const stored = row[c.name] instanceof Date ? (row[c.name] as Date).getTime() : row[c.name];
+      const expected = c.value(full);
+      assert.deepEqual(
+        stored,
+        expected instanceof Date ? expected.getTime() : expected,
+        `${table}.${c.name}`,
+      );
+    }
+  }
+  // Columns outside a table's list stay empty there (conversions take their channel from the lead instead).
+  const [conversion] = await db.query<{ channel: string | null }>("select channel from conversions");
+  assert.equal(conversion.channel, null);
 });

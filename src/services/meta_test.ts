@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { testConfig } from "../../testing/app.ts";
-import { listMetaEvents } from "../db/meta_outbox.ts";
+import { listMetaEvents } from "../../testing/meta_outbox.ts";
 import { deliverDueMetaEvents, queueMetaEvent } from "./meta.ts";
 import { backoffMs } from "./outbox.ts";
 import { normalizePhone, sha256Hex } from "./meta_event.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { appTest } from "../../../testing/app.ts";
-import { listMetaEvents } from "../../db/meta_outbox.ts";
+import { listMetaEvents } from "../../../testing/meta_outbox.ts";
 import { insertLead } from "../../db/leads.ts";
 import { leadCustomData, planValue } from "../../services/leads.ts";
 import { SITE } from "../../site.ts";
