@@ -1,19 +1,45 @@
-// `deno task test`: builds the client, then runs every test (unit, API on PGlite and, when
-// TEST_DATABASE_URL is set, on PostgreSQL, and browser tests when Chromium is found). Says loudly what it skips.
+// `deno task test`: builds the client, then runs every test file in parallel (unit, API on PGlite and, when
+// TEST_DATABASE_URL is set, on PostgreSQL, and browser tests when Chromium is found) except the process-level
+// fault and soak tests. `deno task test:faults` (this script with --faults) runs those, one file at a time:
+// each drives a real server process to its limits (descriptors, disk, a cut database, SIGTERM under load, a
+// soak), so they would measure each other if run side by side. Says loudly what it skips.
+//   deno run -A scripts/test.ts [--faults] [deno test flags] [files]
 import { build } from "../build.ts";
+
+/** Fault and soak tests: whole server processes under a fault or a sustained load (see each file's header). */
+export const FAULT_TESTS = [
+  "src/main_flood_test.ts",
+  "src/main_outage_test.ts",
+  "src/main_sigterm_test.ts",
+  "src/main_storage_test.ts",
+  "src/soak_test.ts",
+];
+
+const faults = Deno.args.includes("--faults");
+const rest = Deno.args.filter((a) => a !== "--faults");
 
 const chrome = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";
 const hasChrome = await Deno.stat(chrome).then((s) => s.isFile, () => false);
 const hasPostgres = Boolean(Deno.env.get("TEST_DATABASE_URL"));
 const banner = (text: string) => console.log(`\n${"!".repeat(78)}\n!! ${text}\n${"!".repeat(78)}\n`);
 if (!hasPostgres) banner("SKIPPING the PostgreSQL runs: TEST_DATABASE_URL is not set (PGlite runs only).");
-if (!hasChrome) banner(`SKIPPING browser tests: no Chromium at ${chrome} (set CHROME_PATH).`);
+if (!hasChrome && !faults) banner(`SKIPPING browser tests: no Chromium at ${chrome} (set CHROME_PATH).`);
 
 await build();
-const args = ["test", "-A", "--no-check", ...Deno.args];
-if (!Deno.args.some((a) => !a.startsWith("-"))) args.push("src/", "e2e/");
+const args = ["test", "-A", "--no-check"];
+const named = rest.some((a) => !a.startsWith("-"));
+if (faults) {
+  args.push(...rest);
+  if (!named) args.push(...FAULT_TESTS);
+} else {
+  // Every file runs in its own isolate; databases are per test process and schema (testing/db.ts), ports
+  // are picked free, so files do not see each other. DENO_JOBS sets how many at once (default: the CPUs).
+  args.push("--parallel", ...rest);
+  if (!named) args.push(`--ignore=${FAULT_TESTS.join(",")}`, "src/", "e2e/");
+}
+// Deno's own summary line ("ok | N passed | N failed (time)") is the last thing printed, but for the banner.
 const { code } = await new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "inherit" })
   .spawn()
   .status;
-if (!hasPostgres || !hasChrome) banner("Some suites were SKIPPED: see the notes above.");
+if (!hasPostgres || (!hasChrome && !faults)) banner("Some suites were SKIPPED: see the notes above.");
 Deno.exit(code);
