@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp } from "./browser.ts";
 import { listMetaEvents } from "../testing/meta_outbox.ts";
+import { waitFor } from "./visitor.ts";
 import type { Db } from "../src/db/client.ts";
 
 const UA =
@@ -49,9 +50,9 @@ async function land(page: Page, url: string) {
   await page.waitForSelector("html[data-hydrated=true]", { timeout: 10_000 });
 }
 
-async function until(fn: () => Promise<boolean>, ms = 8000) {
-  const end = Date.now() + ms;
-  while (!(await fn()) && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+/** Waits until `fn` holds; fails the test if it still does not after `ms`. */
+function until(fn: () => Promise<boolean>, ms = 8000): Promise<boolean> {
+  return waitFor(fn, (ok) => ok, ms);
 }
 
 browserTest(

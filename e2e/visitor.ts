@@ -40,11 +40,17 @@ export function planButton(page: Page, plan: string) {
   return page.getByRole("button", { name: `Assinar agora (${plan})` });
 }
 
-/** Polls `fn` every 100 ms until `ok` holds or `ms` pass; returns the last value. */
+/**
+ * Polls `fn` every 100 ms until `ok` holds and returns that value; throws after `ms` (with the last value), so
+ * a wait that never comes true fails where it waited instead of passing on to assertions that may not look.
+ */
 export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms = 8000): Promise<T> {
   const end = Date.now() + ms;
   let value = await fn();
-  while (!ok(value) && Date.now() < end) {
+  while (!ok(value)) {
+    if (Date.now() >= end) {
+      throw new Error(`waitFor: not so after ${ms} ms; last value ${JSON.stringify(value)}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
     value = await fn();
   }
