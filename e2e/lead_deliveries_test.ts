@@ -76,7 +76,8 @@ browserTest(
       LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
       LEAD_NOTIFY_FROM: "ZapFlow <site@zapflow.com.br>",
     });
-    const worker = startLeadDeliveryWorker(server.db, server.deps.config, { intervalMs: 250 });
+    const startWorker = () => startLeadDeliveryWorker(server.db, server.deps.config, { intervalMs: 250 });
+    let worker = startWorker();
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
     const admin = await openPage(server.baseUrl);
     try {
@@ -106,11 +107,19 @@ browserTest(
       );
       await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-1366.png", SHOTS).pathname });
 
+      // The worker pauses while Trello comes back, so its own retry (due 1–8 s after the failure) cannot
+      // deliver before the click: "Reenviar" is what delivers it, whatever the machine's load.
+      await worker.stop();
       await fakes.trello.up();
+      const resent = page.waitForResponse((r) =>
+        new URL(r.url()).pathname === "/api/admin/deliveries/resend"
+      );
       await delivery(page, "João Lima", "trello").getByRole("button", {
         name: "Reenviar para Trello",
         exact: true,
       }).click();
+      assert.equal((await resent).status(), 200, "the resend was queued");
+      worker = startWorker();
       await expectStatus(page, "João Lima", "trello", "Entregue");
       assert.equal(await delivery(page, "João Lima", "trello").getByRole("button").count(), 0);
       for (const d of DESTINATIONS) assert.equal(fakes[d].received.length, 2, `${d}: one per lead`);
