@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { authStatus } from "../../shared/schemas.ts";
+import { authStatus } from "../../shared/admin_schemas.ts";
 import { getJson, onSessionEnded } from "./api.ts";
 import { ToastProvider, useToast } from "./toast.tsx";
 import { LoginCard } from "./LoginCard.tsx";

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Card, LoadError } from "./Card.tsx";
 import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts";
 import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
-import type { Lead } from "../../shared/schemas.ts";
+import type { Lead } from "../../shared/admin_schemas.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
 import { channelLabel } from "../../shared/channels.ts";
 

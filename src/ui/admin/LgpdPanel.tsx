@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { erasure, type PersonLead, personLeads } from "../../shared/schemas.ts";
+import { erasure, type PersonLead, personLeads } from "../../shared/admin_schemas.ts";
 import { ApiError, getJson, sendJson, SessionEnded } from "./api.ts";
 import { Card } from "./Card.tsx";
 import { formatSubmitted, visibleText } from "./format.ts";

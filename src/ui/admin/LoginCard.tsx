@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { authStatus } from "../../shared/schemas.ts";
+import { authStatus } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { MIN_PASSWORD_LENGTH } from "../../shared/schemas.ts";
+import { MIN_PASSWORD_LENGTH } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";

@@ -1,8 +1,8 @@
 // The administrator's calls (spec section 7). Every call sends credentials; every answer is parsed with its
-// schema from shared/schemas.ts (the one contract of server and dashboard), never cast; any non-OK answer
+// schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any non-OK answer
 // becomes an error reading "status: body" (spec section 8).
 import type { z } from "zod";
-import { apiError, type ApiErrorBody } from "../../shared/schemas.ts";
+import { apiError, type ApiErrorBody } from "../../shared/admin_schemas.ts";
 import { textOf } from "./messages.ts";
 
 export class ApiError extends Error {

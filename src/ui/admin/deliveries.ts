@@ -8,7 +8,7 @@ import {
   type Destination,
   type DestinationHealth,
   destinations,
-} from "../../shared/schemas.ts";
+} from "../../shared/admin_schemas.ts";
 import { getJson } from "./api.ts";
 
 export type { Delivery, Destination, DestinationHealth };

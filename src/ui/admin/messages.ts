@@ -1,6 +1,6 @@
 // The dashboard's words for the API's error codes. The server answers codes only (`{ error: code }`,
 // shared/schemas.ts); what the administrator reads is written here, in Portuguese, once.
-import type { AdminErrorCode } from "../../shared/schemas.ts";
+import type { AdminErrorCode } from "../../shared/admin_schemas.ts";
 
 export const ERROR_TEXTS: Record<AdminErrorCode | "rate_limited", string> = {
   bad_credentials: "E-mail ou senha inválidos.",

@@ -12,7 +12,7 @@ import {
   trackingStats,
   utmCampaignRanking,
   utmSourceRanking,
-} from "../../shared/schemas.ts";
+} from "../../shared/admin_schemas.ts";
 import { getJson, getPage, rangeQuery } from "./api.ts";
 
 /** Rankings and conversion by source are cached 5 minutes (spec section 7); the rest never goes stale. */
