@@ -4,6 +4,11 @@
 import { z } from "zod";
 import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
 
+// In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
+// the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
+// built; the server (no document) keeps the compiled parsers.
+if (typeof document !== "undefined") z.config({ jitless: true });
+
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: sign-in and password
 
