@@ -7,27 +7,33 @@ import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { MethodNotAllowed, NotFound } from "./core/errors.ts";
-import { healthRoutes } from "./routes/health.ts";
+import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
 import { adminApi } from "./routes/api/admin.ts";
 import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
 import { metaApi } from "./routes/api/meta.ts";
-import { dashboardApi } from "./routes/api/dashboard.ts";
+import { configApi } from "./routes/api/config.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
 import { deliveriesApi } from "./routes/api/deliveries.ts";
 import { benchCeilings } from "./routes/bench.ts";
 
 /**
- * Builds the application. Order: request log (sets the request id), nonce and security headers; for GET,
- * compression and static files; API sub-apps; pages (which own every remaining GET, including the 404 page).
+ * Builds the application. Order: request log (sets the request id), deps and the request's clock, nonce and
+ * security headers; for GET, compression and static files; one API sub-app per resource, mounted at its
+ * prefix, each route naming its own middleware (server/middleware/: publicWrite, visitor, rateLimit,
+ * adminOnly), so nothing of one resource runs in front of another's routes (`deno task routes` shows it);
+ * pages (which own every remaining GET, including the 404 page). Every route module is a constant Hono app
+ * that reads what it needs from the context.
  */
 export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog());
   app.use("*", function injectDeps(c, next) {
     c.set("deps", deps);
+    // The one clock reading of the request: every route, middleware and service call reads `c.var.now`.
+    c.set("now", deps.now?.() ?? new Date());
     return next();
   });
   app.use(
@@ -43,15 +49,15 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.get("*", await serveStatic());
 
   if (deps.config.BENCH_CEILINGS) app.route("/", benchCeilings(app));
-  app.route("/", healthRoutes());
+  app.route("/", health);
   // API sub-apps are mounted here, before the catch-all below.
+  app.route("/api/tracking", trackingApi);
+  app.route("/api/leads", leadsApi);
+  app.route("/api/meta", metaApi);
+  app.route("/api/config", configApi);
   app.route("/api/admin", adminApi);
-  app.route("/", leadsApi(deps.config.PUBLIC_ORIGIN));
-  app.route("/", trackingApi(deps.config.PUBLIC_ORIGIN));
-  app.route("/", metaApi(deps.config.PUBLIC_ORIGIN));
-  app.route("/", dashboardApi);
-  app.route("/", lgpdApi);
-  app.route("/", deliveriesApi);
+  app.route("/api/admin/lgpd", lgpdApi);
+  app.route("/api/admin", deliveriesApi);
   // An API path that exists under other methods answers 405 with Allow; any other path 404.
   app.all("/api/*", (c) => {
     const allow = allowedMethods(app, c.req.path);

@@ -7,7 +7,7 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import { EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
+import { type DailyCount, EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
@@ -17,10 +17,7 @@ export interface DayRange {
   end: string;
 }
 
-export interface DailyCount {
-  date: string;
-  count: number;
-}
+export type { DailyCount };
 
 // $1 start date, $2 end date, $3 time zone.
 const BOUNDS = (column: string) =>

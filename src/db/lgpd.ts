@@ -1,20 +1,9 @@
 // Queries behind the LGPD tools: one data subject's leads, found by e-mail or phone, exported or erased.
+import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
 
-/** Everything stored about one lead (the export contains exactly this). */
-export interface PersonLead {
-  id: number;
-  name: string;
-  email: string;
-  whatsapp: string;
-  plan: string;
-  planLabel: string;
-  utmSource: string | null;
-  utmCampaign: string | null;
-  utmMedium: string | null;
-  page: string | null;
-  submittedAt: string;
-}
+// One lead as the LGPD tools show and export it: its shape lives with the API contract.
+export type { PersonLead };
 
 const COLUMNS = `id, name, email, whatsapp, plan, plan_label as "planLabel", utm_source as "utmSource",
   utm_campaign as "utmCampaign", utm_medium as "utmMedium", page,

@@ -29,3 +29,6 @@ export function healthRoutes(options: HealthOptions = {}): Hono<AppEnv> {
   });
   return health;
 }
+
+/** The probes with their defaults, as the app mounts them (tests build their own with `healthRoutes`). */
+export const health = healthRoutes();

@@ -4,6 +4,16 @@ import type { Assets } from "./assets.ts";
 import type { Locales } from "./locales.ts";
 import type { Session } from "../services/sessions.ts";
 
+/** Who sent a public write (server/middleware/visitor.ts). */
+export interface Visitor {
+  /** Pseudonymous key for the month (services/visitor_key.ts): a keyed hash of the address, never the address. */
+  key: string;
+  /** A crawler or automated browser: answered like a person, counted and stored nowhere. */
+  bot: boolean;
+  /** The client's address (for Meta's matching only, never stored beyond delivery). */
+  ip: string;
+}
+
 /** Everything the app needs from outside, created once in main.ts (or by a test). */
 export interface AppDeps {
   config: Config;
@@ -18,9 +28,15 @@ export interface AppDeps {
 export type AppEnv = {
   Variables: {
     deps: AppDeps;
+    /** The request's clock, read once when it arrives (deps.now, or the system clock). */
+    now: Date;
     requestId: string;
     nonce: string;
-    /** The administrator's session, once `loadSession`/`requireAdmin` has run and found one. */
+    /** The administrator's session, once `loadSession`/`adminOnly` has run and found one. */
     session?: Session;
+    /** The caller of a public write, once `visitor()` has run. */
+    visitor: Visitor;
+    /** A public write's JSON body, read by `publicWrite()` and not yet checked against a schema. */
+    body: unknown;
   };
 };

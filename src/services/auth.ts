@@ -21,6 +21,12 @@ import { createSession, generateSessionToken, type Session, sessionIdOf } from "
  * and once the account has 10 failures from such browsers, each further attempt waits twice as long after
  * the latest failure (2 s, 4 s, ... up to the window): an attacker slows everyone else down but never locks
  * the administrator out, and the administrator's own browser is not slowed at all.
+ *
+ * This is not the request limiter of services/rate_limit.ts, and cannot be: it counts failures (a right
+ * password deletes its reservation), with three scopes (device, client, account) and a growing delay instead
+ * of a fixed window, and it reserves the attempt under per-client and per-account advisory locks in the
+ * same transaction that reads the counts, so parallel guesses cannot all pass. A fixed-window hit counter
+ * incremented before the password check would lock the administrator out with an attacker's requests.
  */
 export const LOGIN_WINDOW_MS = 15 * 60_000;
 export const MAX_CLIENT_FAILURES = 5;
@@ -29,10 +35,7 @@ export const MAX_ACCOUNT_FAILURES = 10;
 /** How long a device token stays valid. */
 export const DEVICE_DAYS = 365;
 
-/** The same words for an unknown e-mail and a wrong password. */
-export const BAD_CREDENTIALS = "E-mail ou senha inválidos.";
-export const TOO_MANY_ATTEMPTS = "Muitas tentativas de login. Aguarde alguns minutos e tente novamente.";
-
+/** An unknown e-mail or a wrong password: the same error for both, so neither is revealed. */
 export class BadCredentials extends Error {}
 
 export interface LoginInput {
@@ -94,7 +97,7 @@ async function reserveAttempt(
     if (wait > 0) return { wait };
     return { id: await insertLoginFailure(tx, { clientKey, account, device, at: now }) };
   });
-  if (reserved.wait) throw new RateLimited(reserved.wait, TOO_MANY_ATTEMPTS);
+  if (reserved.wait) throw new RateLimited(reserved.wait);
   return reserved.id!;
 }
 
@@ -120,7 +123,7 @@ export async function login(
   const ok = admin
     ? await verifyPassword(admin.password_hash, input.password)
     : await verifyDummy(input.password);
-  if (!admin || !ok) throw new BadCredentials(BAD_CREDENTIALS);
+  if (!admin || !ok) throw new BadCredentials("bad_credentials");
   await deleteLoginFailure(db, reservation);
   let deviceToken = input.deviceToken!;
   if (!device) {
@@ -136,7 +139,12 @@ export async function login(
 
 export class WrongCurrentPassword extends Error {}
 
-export class UnacceptablePassword extends Error {}
+/** Why a new password is refused: the same as the current one, or one of the most common passwords. */
+export class UnacceptablePassword extends Error {
+  constructor(readonly reason: "same_as_current" | "too_common") {
+    super(`new password refused: ${reason}`);
+  }
+}
 
 /**
  * Changes the password after verifying the current one, throttled like a sign-in (a stolen session cannot
@@ -154,14 +162,14 @@ export async function changePassword(
   const reservation = await reserveAttempt(db, { clientKey: change.clientKey, account, device, now });
   const admin = await findAdminById(db, session.adminId);
   if (!admin || !(await verifyPassword(admin.password_hash, change.currentPassword))) {
-    throw new WrongCurrentPassword("Senha atual incorreta.");
+    throw new WrongCurrentPassword("wrong current password");
   }
   await deleteLoginFailure(db, reservation);
   if (change.newPassword === change.currentPassword) {
-    throw new UnacceptablePassword("A nova senha deve ser diferente da atual.");
+    throw new UnacceptablePassword("same_as_current");
   }
   if (await isCommonPassword(change.newPassword)) {
-    throw new UnacceptablePassword("Essa senha está entre as mais usadas. Escolha outra.");
+    throw new UnacceptablePassword("too_common");
   }
   const passwordHash = await hashPassword(change.newPassword);
   await db.transaction(async (tx) => {

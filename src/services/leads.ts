@@ -145,7 +145,7 @@ export async function saveLead(
   context: {
     client: MetaClient;
     now: Date;
-    /** The visitor's keys of the months since a date (routes/api/visitor.ts clientKeysSince). */
+    /** The visitor's keys of the months since a date (server/middleware/visitor.ts visitorKeysSinceOf). */
     keysSince?: (since: Date) => Promise<string[]>;
   },
 ): Promise<{ id: number; created: boolean }> {

@@ -1,9 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
 
-/** Longest password accepted: longer inputs are refused before any hashing (no CPU-cost abuse). */
-export const MAX_PASSWORD_LENGTH = 128;
-/** Shortest new password (spec section 9). */
-export const MIN_PASSWORD_LENGTH = 8;
+import { MAX_PASSWORD_LENGTH } from "../shared/schemas.ts";
+
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../shared/schemas.ts";
 
 // argon2id (algorithm 2), OWASP's m=19456 KiB, t=2, p=1.
 const OPTIONS = { algorithm: 2, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;

@@ -10,7 +10,7 @@ import {
 import { RateLimited } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { type Batcher, createBatcher } from "../core/batcher.ts";
-import { consume, LIMITS, windowOf } from "./rate_limit.ts";
+import { LIMITS, quotaOf } from "./rate_limit.ts";
 import { deriveTouch } from "./attribution.ts";
 import type { ClickId } from "../shared/click_ids.ts";
 
@@ -124,20 +124,13 @@ export function recordEvent(
       }
       : {}),
   };
-  const { start, retryAfterSeconds } = windowOf(LIMITS.tracking, now);
-  return writerFor(db).add({
-    table: TABLE[kind],
-    event,
-    bucket: `${LIMITS.tracking.name}:${visitorKey}`,
-    windowStart: start,
-    retryAfterSeconds,
-  });
+  return writerFor(db).add({ table: TABLE[kind], event, ...quotaOf(LIMITS.tracking, visitorKey, now) });
 }
 
 /**
- * Counts a reported conversion (a submitted lead form) against the client's tracking limit, and stores it
- * only for a stored lead of the same tracking session, never more conversions than that session's leads.
- * Returns whether it was stored; the API answers 202 either way (routes/api/tracking.ts says why).
+ * Stores a reported conversion (a submitted lead form), already counted against the client's tracking limit
+ * by the route, only for a stored lead of the same tracking session, never more conversions than that
+ * session's leads. Returns whether it was stored; the API answers 202 either way (routes/api/tracking.ts).
  */
 export async function recordConversion(
   db: Db,
@@ -145,7 +138,6 @@ export async function recordConversion(
   visitorKey: string,
   now: Date,
 ): Promise<boolean> {
-  await consume(db, LIMITS.tracking, visitorKey, now);
   return await insertConversionForLead(db, {
     occurredAt: now,
     visitorKey,

@@ -1,19 +1,18 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { readJson } from "../../server/body.ts";
-import { clientIp } from "../../server/client_ip.ts";
 import { log } from "../../core/log.ts";
 import {
   adminGuard,
+  adminOnly,
   adminSession,
   clearSessionCookie,
   deviceCookie,
   loadSession,
-  requireAdmin,
   setDeviceCookie,
   setSessionCookie,
 } from "../../server/middleware/session.ts";
+import { visitor } from "../../server/middleware/visitor.ts";
 import {
   BadCredentials,
   changePassword,
@@ -22,88 +21,77 @@ import {
   UnacceptablePassword,
   WrongCurrentPassword,
 } from "../../services/auth.ts";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../services/passwords.ts";
 import { invalidateSession } from "../../services/sessions.ts";
-import { visitorKey } from "../../services/visitor_key.ts";
+import { type AuthStatus, changePasswordBody, loginBody } from "../../shared/schemas.ts";
+import { refused } from "./refused.ts";
 
 const BODY_LIMIT = 4096;
 
-const loginSchema = z.object({
-  email: z.string().trim().min(1, "required").max(254, "too long"),
-  password: z.string().min(1, "required").max(
-    MAX_PASSWORD_LENGTH,
-    `at most ${MAX_PASSWORD_LENGTH} characters`,
-  ),
-});
-
-const changeSchema = z.object({
-  currentPassword: z.string().min(1, "required").max(MAX_PASSWORD_LENGTH, "too long"),
-  newPassword: z.string()
-    .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
-    .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`),
-});
-
-/** Sign-in, session check, sign-out and password change (spec section 7, administrator table). */
+/**
+ * /api/admin: sign-in, session check, sign-out and password change (spec section 7, administrator table).
+ * The LGPD tools and deliveries are mounted beside it (routes/api/lgpd.ts, deliveries.ts).
+ */
 export const adminApi = new Hono<AppEnv>();
-adminApi.use("*", adminGuard());
 
-adminApi.post("/login", async (c) => {
-  const { db, config } = c.get("deps");
-  const now = c.get("deps").now?.() ?? new Date();
-  const body = await readJson(c, loginSchema, { maxBytes: BODY_LIMIT });
-  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+adminApi.post("/login", adminGuard(), visitor(), async (c) => {
+  const { db } = c.get("deps");
+  const body = await readJson(c, loginBody, { maxBytes: BODY_LIMIT });
+  const clientKey = c.get("visitor").key;
   try {
     const { token, session, deviceToken } = await login(db, {
       ...body,
       clientKey,
       deviceToken: deviceCookie(c),
-      now,
+      now: c.get("now"),
     });
     setSessionCookie(c, token, session.expiresAt);
     setDeviceCookie(c, deviceToken, DEVICE_DAYS);
     log.info("admin login", { clientKey });
-    return c.json({ success: true, message: "Login realizado com sucesso" });
+    return c.json({ isAuthenticated: true, email: session.email } satisfies AuthStatus);
   } catch (error) {
     if (error instanceof BadCredentials) {
       // The client key is the visitor key (a keyed hash of the IP, never the IP): it ties the lines of one
       // attacker together.
       log.warn("admin login failed", { clientKey });
-      return c.json({ success: false, message: error.message }, 401);
+      throw refused(401, "bad_credentials");
     }
     throw error;
   }
 });
 
-adminApi.get("/check-auth", loadSession(), (c) => {
+adminApi.get("/check-auth", adminGuard(), loadSession(), (c) => {
   const session = c.get("session");
-  return c.json({ isAuthenticated: Boolean(session), email: session?.email ?? null });
+  return c.json({ isAuthenticated: Boolean(session), email: session?.email ?? null } satisfies AuthStatus);
 });
 
-adminApi.post("/logout", loadSession(), async (c) => {
+adminApi.post("/logout", adminGuard(), loadSession(), async (c) => {
   const session = c.get("session");
   if (session) await invalidateSession(c.get("deps").db, session.id);
   clearSessionCookie(c);
-  return c.json({ success: true, message: "Logout realizado com sucesso" });
+  return c.json({ isAuthenticated: false, email: null } satisfies AuthStatus);
 });
 
-adminApi.post("/change-password", requireAdmin(), async (c) => {
+adminApi.post("/change-password", adminOnly(), visitor(), async (c) => {
   const session = adminSession(c);
-  const body = await readJson(c, changeSchema, { maxBytes: BODY_LIMIT });
-  const { db, config } = c.get("deps");
-  const now = c.get("deps").now?.() ?? new Date();
-  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  const body = await readJson(c, changePasswordBody, { maxBytes: BODY_LIMIT });
+  const clientKey = c.get("visitor").key;
   try {
-    await changePassword(db, session, { ...body, clientKey, deviceToken: deviceCookie(c) }, now);
+    await changePassword(
+      c.get("deps").db,
+      session,
+      { ...body, clientKey, deviceToken: deviceCookie(c) },
+      c.get("now"),
+    );
   } catch (error) {
     if (error instanceof WrongCurrentPassword) {
       log.warn("admin password change: wrong current password", { clientKey });
-      return c.json({ success: false, message: error.message }, 400);
+      throw refused(400, "wrong_current_password");
     }
     if (error instanceof UnacceptablePassword) {
-      return c.json({ success: false, message: error.message, fields: { newPassword: error.message } }, 400);
+      throw refused(400, error.reason === "too_common" ? "password_too_common" : "password_same_as_current");
     }
     throw error;
   }
   log.info("admin password changed");
-  return c.json({ success: true, message: "Senha alterada com sucesso" });
+  return c.body(null, 204);
 });

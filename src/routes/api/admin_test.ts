@@ -31,7 +31,8 @@ appTest("admin: login sets a session cookie and check-auth reports the e-mail", 
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   assert.equal(res.headers.get("cache-control"), "no-store");
-  assert.deepEqual(await res.json(), { success: true, message: "Login realizado com sucesso" });
+  // Issue 21: one error shape for the whole API; a sign-in answers the session status, no Portuguese text.
+  assert.deepEqual(await res.json(), { isAuthenticated: true, email: ADMIN_EMAIL });
   const line = res.headers.getSetCookie().find((c) => c.startsWith("admin_session="))!;
   assert.match(line, /HttpOnly/);
   assert.match(line, /SameSite=Lax/);
@@ -145,7 +146,7 @@ appTest(
     assert.equal(retryAfter, 11 * 60);
     const body = await blocked.json();
     assert.equal(body.error, "rate_limited");
-    assert.match(body.message, /Muitas tentativas/);
+    assert.equal(body.retryAfter, 11 * 60);
     assert.equal(sessionCookieOf(blocked), undefined);
     clock = new Date(clock.getTime() + retryAfter * 1000);
     const again = await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
@@ -216,7 +217,7 @@ appTest("admin: logout deletes the session and the cookie stops working", async 
   const res = await t.postJson("/api/admin/logout", "", { cookie });
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
-  assert.equal((await res.json()).success, true);
+  assert.deepEqual(await res.json(), { isAuthenticated: false, email: null });
   assert.match(res.headers.getSetCookie().join("\n"), /admin_session=;.*Max-Age=0/);
   assert.equal((await t.db.query("select 1 from sessions")).length, 0);
   assert.deepEqual(await checkAuth(t, cookie), { isAuthenticated: false, email: null });
@@ -273,7 +274,7 @@ appTest("admin: changing the password ends every other session and keeps this on
     newPassword,
   }, { cookie: laptop });
   assert.equal(wrong.status, 400);
-  assert.deepEqual(await wrong.json(), { success: false, message: "Senha atual incorreta." });
+  assert.deepEqual(await wrong.json(), { error: "wrong_current_password" });
 
   const res = await t.postJson(
     "/api/admin/change-password",
@@ -282,9 +283,8 @@ appTest("admin: changing the password ends every other session and keeps this on
       cookie: laptop,
     },
   );
-  assert.equal(res.status, 200);
-  assert.match(res.headers.get("content-type") ?? "", /application\/json/);
-  assert.deepEqual(await res.json(), { success: true, message: "Senha alterada com sucesso" });
+  assert.equal(res.status, 204);
+  assert.equal(await res.text(), "");
   assert.equal((await checkAuth(t, laptop)).isAuthenticated, true);
   assert.equal((await checkAuth(t, phone)).isAuthenticated, false);
   const old = await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
@@ -334,15 +334,14 @@ appTest("admin: a new password equal to the current one or among the most common
       cookie,
     });
     assert.equal(res.status, 400, newPassword);
-    const body = await res.json();
-    assert.equal(body.success, false);
-    assert.ok(body.fields.newPassword, newPassword);
+    const expected = newPassword === ADMIN_PASSWORD ? "password_same_as_current" : "password_too_common";
+    assert.deepEqual(await res.json(), { error: expected }, newPassword);
   }
   const ok = await t.postJson("/api/admin/change-password", {
     currentPassword: ADMIN_PASSWORD,
     newPassword: "violet lantern orbit 42",
   }, { cookie });
-  assert.equal(ok.status, 200);
+  assert.equal(ok.status, 204);
 }, options);
 
 appTest("admin: guessing the current password in change-password is throttled like sign-in", async (t) => {

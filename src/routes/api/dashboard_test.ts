@@ -8,7 +8,9 @@ import {
   insertVisit,
   sp,
 } from "../../../testing/analytics_fixture.ts";
+import type { z } from "zod";
 import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
+import * as schemas from "../../shared/schemas.ts";
 
 // The first- and last-touch columns (issue 18); leads inserted without touches leave them empty.
 const TOUCH_HEADER =
@@ -488,3 +490,57 @@ appTest("dashboard: bad dates and parameters answer 400 naming the fields", asyn
     assert.deepEqual(Object.keys(body.fields).sort(), [...fields].sort(), path);
   }
 });
+
+appTest(
+  "dashboard: every JSON answer the dashboard reads satisfies its schema in shared/schemas.ts",
+  async (t) => {
+    await seedNovember(t);
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const [{ id }] = await t.db.query<{ id: number }>("select id from leads order by id limit 1");
+    const answers: Array<[string, z.ZodType]> = [
+      ["/api/admin/check-auth", schemas.authStatus],
+      ["/api/config", schemas.publicConfig],
+      [`/api/tracking/summary?${NOV}`, schemas.summary],
+      [`/api/tracking/stats?${NOV}`, schemas.trackingStats],
+      ["/api/tracking/stats", schemas.trackingStats],
+      [`/api/leads/analytics?${NOV}`, schemas.dailySeries],
+      [`/api/tracking/analytics?${NOV}`, schemas.dailySeries],
+      [`/api/tracking/unique-visits?${NOV}`, schemas.dailySeries],
+      [`/api/leads?${NOV}`, schemas.leadList],
+      [`/api/tracking/rankings/utm-source?${NOV}`, schemas.utmSourceRanking],
+      [`/api/tracking/rankings/utm-campaign?${NOV}`, schemas.utmCampaignRanking],
+      [`/api/tracking/rankings/pages?${NOV}`, schemas.pageRanking],
+      [`/api/tracking/rankings/sources?${NOV}`, schemas.sourceRanking],
+      [`/api/tracking/rankings/entry-pages?${NOV}`, schemas.entryPageRanking],
+      [`/api/tracking/conversion-by-utm-source?${NOV}`, schemas.conversionBySource],
+      [`/api/tracking/channels?${NOV}`, schemas.channelReport],
+      ["/api/admin/lgpd/leads?email=maria@empresa.com.br", schemas.personLeads],
+      [`/api/admin/deliveries?leads=${id}`, schemas.deliveries],
+      ["/api/admin/destinations", schemas.destinations],
+    ];
+    for (const [path, schema] of answers) {
+      const res = await getAs(t, cookie, path);
+      assert.equal(res.status, 200, path);
+      const body = await res.json();
+      const parsed = schema.safeParse(body);
+      assert.ok(parsed.success, `${path}: ${parsed.error?.message}`);
+      // Parsing drops keys a schema does not name: equal output means the answer has no field the schema lacks.
+      assert.deepEqual(parsed.data, body, `${path} answers fields its schema does not describe`);
+    }
+    // The answers that carry data, so the checks above did not pass on empty lists.
+    const leads = schemas.leadList.parse(await (await getAs(t, cookie, `/api/leads?${NOV}`)).json());
+    assert.ok(leads.length > 0);
+    const person = schemas.personLeads.parse(
+      await (await getAs(t, cookie, "/api/admin/lgpd/leads?email=maria@empresa.com.br")).json(),
+    );
+    assert.equal(person.leads.length, 1);
+    // A refusal, in the one error shape.
+    const refused = await t.postJson("/api/admin/login", {
+      email: "admin@example.com",
+      password: "wrong one",
+    });
+    assert.equal(refused.status, 401);
+    assert.deepEqual(schemas.apiError.parse(await refused.json()), { error: "bad_credentials" });
+  },
+);

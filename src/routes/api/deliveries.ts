@@ -1,46 +1,32 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
 import { parseOr400, readJson } from "../../server/body.ts";
-import { adminGuard, requireAdmin } from "../../server/middleware/session.ts";
+import { adminOnly } from "../../server/middleware/session.ts";
 import { destinationsPanel, leadDeliveries, resendDelivery } from "../../services/lead_delivery.ts";
-
-/** Most leads whose deliveries one request may ask for (a page of the lead list is 25). */
-export const DELIVERIES_MAX_LEADS = 100;
-
-const leadsQuery = z.object({
-  leads: z.string().regex(/^\d{1,18}(,\d{1,18})*$/, "must be lead ids separated by commas")
-    .transform((v) => [...new Set(v.split(",").map(Number))])
-    .refine((ids) => ids.length <= DELIVERIES_MAX_LEADS, `at most ${DELIVERIES_MAX_LEADS} leads`),
-});
-
-const resendBody = z.strictObject({
-  leadId: z.number().int().positive(),
-  destination: z.enum(["webhook", "pipefy", "trello", "email"]),
-});
+import { deliveriesQuery, resendBody } from "../../shared/schemas.ts";
+import { refused } from "./refused.ts";
 
 /**
- * The sales-delivery view of the dashboard: each lead's deliveries, the configured destinations' health
- * (never a URL, token or password), and "Reenviar". Admin-only; the POST must be same-origin JSON.
+ * /api/admin/deliveries and /api/admin/destinations, the sales-delivery view of the dashboard: each lead's
+ * deliveries, the configured destinations' health (never a URL, token or password), and "Reenviar".
+ * Admin-only; the POST must be same-origin JSON.
  */
 export const deliveriesApi = new Hono<AppEnv>();
-const guard = [adminGuard(), requireAdmin()] as const;
 
-deliveriesApi.get("/api/admin/deliveries", ...guard, async (c) => {
-  const { leads } = parseOr400(leadsQuery, { leads: c.req.query("leads") });
+deliveriesApi.get("/deliveries", adminOnly(), async (c) => {
+  const { leads } = parseOr400(deliveriesQuery, { leads: c.req.query("leads") });
   return c.json({ deliveries: await leadDeliveries(c.get("deps").db, leads) });
 });
 
-deliveriesApi.get("/api/admin/destinations", ...guard, async (c) => {
+deliveriesApi.get("/destinations", adminOnly(), async (c) => {
   const { db, config } = c.get("deps");
   return c.json({ destinations: await destinationsPanel(db, config) });
 });
 
-deliveriesApi.post("/api/admin/deliveries/resend", ...guard, async (c) => {
+deliveriesApi.post("/deliveries/resend", adminOnly(), async (c) => {
   const { leadId, destination } = await readJson(c, resendBody, { maxBytes: 1024 });
-  const deps = c.get("deps");
-  const queued = await resendDelivery(deps.db, leadId, destination, deps.now?.() ?? new Date());
-  return queued
-    ? c.json({ success: true, message: "Reenvio agendado" })
-    : c.json({ success: false, message: "Nada a reenviar: já entregue, em envio ou inexistente" }, 409);
+  const queued = await resendDelivery(c.get("deps").db, leadId, destination, c.get("now"));
+  // 409 when there is nothing to resend: already delivered, being sent, or no such delivery.
+  if (!queued) throw refused(409, "nothing_to_resend");
+  return c.body(null, 202);
 });

@@ -74,12 +74,11 @@ appTest("deliveries: admin only, ids checked, and Reenviar needs same-origin JSO
     403,
   );
   const ok = await resend(t, cookie, { leadId: id, destination: "trello" });
-  assert.equal(ok.status, 200);
-  assert.deepEqual(await ok.json(), { success: true, message: "Reenvio agendado" });
+  assert.equal(ok.status, 202);
   await t.db.query("update lead_deliveries set status = 'delivered' where lead_id = $1", [id]);
   const again = await resend(t, cookie, { leadId: id, destination: "trello" });
   assert.equal(again.status, 409);
-  assert.equal((await again.json()).success, false);
+  assert.deepEqual(await again.json(), { error: "nothing_to_resend" });
   assert.equal((await resend(t, cookie, { leadId: id, destination: "email" })).status, 409, "not configured");
 }, { env: ENV });
 

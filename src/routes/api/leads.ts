@@ -1,62 +1,50 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import type { z } from "zod";
 import type { AppEnv } from "../../server/env.ts";
-import { parseOr400, readJsonValue } from "../../server/body.ts";
-import { sameOrigin } from "../../server/middleware/same_origin.ts";
+import { parseOr400 } from "../../server/body.ts";
+import { publicWrite } from "../../server/middleware/public_write.ts";
+import { rateLimit } from "../../server/middleware/rate_limit.ts";
+import { metaClientOf, visitor, visitorKeysSinceOf } from "../../server/middleware/visitor.ts";
+import { adminOnly } from "../../server/middleware/session.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
-import {
-  clickIdFlags,
-  EMAIL_PATTERN,
-  referrerHost,
-  requiredText,
-  sitePath,
-  text,
-  token,
-  utm,
-} from "./schemas.ts";
-import { clientKeysSince, isBotRequest, limitAndKey, metaClient, nowOf } from "./visitor.ts";
+import { findLeads, lastDays, leadsCsv, leadSeries } from "../../services/analytics.ts";
+import type { LeadFilter } from "../../db/analytics.ts";
+import { daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
+import { rangeOf, reportContext } from "./reports.ts";
 
 export const LEAD_MAX_BYTES = 16 * 1024;
 
-/** Body of POST /api/leads (spec section 7, plus the idempotency key, Meta event id and honeypot). */
-export const leadBody = z.strictObject({
-  name: requiredText(120),
-  email: requiredText(254).refine((v) => EMAIL_PATTERN.test(v), "must be a valid e-mail address"),
-  whatsapp: requiredText(40),
-  plan: text(60),
-  utmSource: utm,
-  utmCampaign: utm,
-  utmMedium: utm,
-  page: text(2000).nullish(),
-  idempotencyKey: token(100).nullish(),
-  eventId: token(100).nullish(),
-  sessionId: token(100).nullish(),
-  // When the visitor pressed submit (epoch ms): a lead re-sent later from the browser outbox keeps its time.
-  submittedAt: z.number().int().nullish(),
-  // The converting session's touch (its first page, referring host and click-id flags): the lead's last touch.
-  referrer: referrerHost,
-  clickIds: clickIdFlags,
-  landingPage: sitePath(2000).nullish(),
-  // Honeypot: hidden from people, so anything here was typed by a bot.
-  website: z.string().max(2000).nullish(),
-});
+/** The lead list's filters and order, shared by the list and the export. */
+function leadFilterOf(q: z.infer<typeof leadQuery>): LeadFilter {
+  return {
+    range: rangeOf(q),
+    q: q.q || undefined,
+    plan: q.plan,
+    utmSource: q.utmSource || undefined,
+    oldestFirst: q.sort === "oldest",
+  };
+}
 
-/** POST /api/leads: same origin only; 201 `{ id }` once the lead is committed. */
-export function leadsApi(origin: string): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.use("/api/leads", sameOrigin({ origin }));
-  app.post("/api/leads", async (c) => {
-    const bot = isBotRequest(c);
-    // Read before counting, so an aborted upload uses none of the quota; invalid bodies still count.
-    const value = await readJsonValue(c, { maxBytes: LEAD_MAX_BYTES });
-    if (!bot) await limitAndKey(c, LIMITS.leads);
-    const body = parseOr400(leadBody, value);
+/**
+ * /api/leads: the public POST (same origin only; 201 `{ id }` once the lead is committed) and the
+ * administrator's list, CSV export and daily series.
+ */
+export const leadsApi = new Hono<AppEnv>();
+
+leadsApi.post(
+  "/",
+  publicWrite({ maxBytes: LEAD_MAX_BYTES }),
+  visitor(),
+  rateLimit(LIMITS.leads),
+  async (c) => {
+    const { bot } = c.get("visitor");
+    const body = parseOr400(leadBody, c.get("body"));
     const headers = { "cache-control": "no-store" };
     // Bots and honeypot fills get the same answer as people, so they learn nothing from it.
     if (bot || body.website) return c.json({ id: 0 }, 201, headers);
-    const deps = c.get("deps");
-    const { id } = await saveLead(deps.db, deps.config, {
+    const { db, config } = c.get("deps");
+    const { id } = await saveLead(db, config, {
       name: body.name,
       email: body.email,
       whatsapp: body.whatsapp,
@@ -73,11 +61,36 @@ export function leadsApi(origin: string): Hono<AppEnv> {
       clickIds: body.clickIds,
       landingPage: body.landingPage ?? null,
     }, {
-      client: metaClient(c),
-      now: nowOf(c),
-      keysSince: (since) => clientKeysSince(c, since, nowOf(c)),
+      client: metaClientOf(c),
+      now: c.get("now"),
+      keysSince: (since) => visitorKeysSinceOf(c, since),
     });
     return c.json({ id }, 201, headers);
+  },
+);
+
+leadsApi.get("/", adminOnly(), async (c) => {
+  const { db, tz, query } = reportContext(c);
+  const q = parseOr400(leadQuery, query);
+  const { leads, total } = await findLeads(db, { ...leadFilterOf(q), limit: q.limit, offset: q.offset }, tz);
+  c.header("x-total-count", String(total));
+  return c.json(leads);
+});
+
+leadsApi.get("/export.csv", adminOnly(), async (c) => {
+  const { db, tz, query } = reportContext(c);
+  const q = parseOr400(leadQuery, query);
+  const range = rangeOf(q);
+  const { leads } = await findLeads(db, leadFilterOf(q), tz);
+  const name = range ? `leads_${range.start}_${range.end}.csv` : "leads.csv";
+  return c.body(leadsCsv(leads, tz), 200, {
+    "content-type": "text/csv; charset=utf-8; header=present",
+    "content-disposition": `attachment; filename="${name}"`,
   });
-  return app;
-}
+});
+
+leadsApi.get("/analytics", adminOnly(), async (c) => {
+  const { db, tz, now, query } = reportContext(c);
+  const q = parseOr400(daysOrRange, query);
+  return c.json(await leadSeries(db, rangeOf(q) ?? lastDays(q.days!, tz, now), tz));
+});

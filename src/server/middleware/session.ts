@@ -2,17 +2,13 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env.ts";
 import { Forbidden, Unauthorized } from "../../core/errors.ts";
-import { sameOrigin } from "./same_origin.ts";
+import { assertSameOrigin } from "./same_origin.ts";
 import { type Session, validateSessionToken } from "../../services/sessions.ts";
 
 /** Name of the administrator's session cookie (with the `__Host-` prefix over https). */
 export const SESSION_COOKIE = "admin_session";
 /** Name of the device cookie of a browser that signed in before (services/auth.ts, login throttling). */
 export const DEVICE_COOKIE = "admin_device";
-
-function nowOf(c: Context<AppEnv>): Date {
-  return c.get("deps").now?.() ?? new Date();
-}
 
 function isHttps(c: Context<AppEnv>): boolean {
   return c.get("deps").config.PUBLIC_ORIGIN.startsWith("https:");
@@ -34,7 +30,7 @@ export function setSessionCookie(c: Context<AppEnv>, token: string, expiresAt: D
     path: "/",
     secure: isHttps(c),
     expires: expiresAt,
-    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - nowOf(c).getTime()) / 1000)),
+    maxAge: Math.max(0, Math.floor((expiresAt.getTime() - c.get("now").getTime()) / 1000)),
   });
 }
 
@@ -67,7 +63,7 @@ export function loadSession(): MiddlewareHandler<AppEnv> {
   return async function loadSessionMiddleware(c, next) {
     const token = getCookie(c, cookieName(c, SESSION_COOKIE));
     if (token) {
-      const result = await validateSessionToken(c.get("deps").db, token, nowOf(c));
+      const result = await validateSessionToken(c.get("deps").db, token, c.get("now"));
       if (result) {
         c.set("session", result.session);
         if (result.renewed) setSessionCookie(c, token, result.session.expiresAt);
@@ -79,18 +75,7 @@ export function loadSession(): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Admin-only routes: a valid session or 401 JSON (the session is then in `c.var.session`). */
-export function requireAdmin(): MiddlewareHandler<AppEnv> {
-  const load = loadSession();
-  return async function requireAdminMiddleware(c, next) {
-    await load(c, async () => {
-      if (!c.get("session")) throw new Unauthorized();
-      await next();
-    });
-  };
-}
-
-/** The current session inside a route guarded by `requireAdmin()`. */
+/** The current session inside a route guarded by `adminOnly()`. */
 export function adminSession(c: Context<AppEnv>): Session {
   const session = c.get("session");
   if (!session) throw new Unauthorized();
@@ -99,13 +84,14 @@ export function adminSession(c: Context<AppEnv>): Session {
 
 /**
  * Every admin response: `Cache-Control: no-store`; state-changing requests must be JSON from our own origin
- * (ARCHITECTURE "CSRF": Hono's csrf() ignores JSON requests, so this checks both), else 403.
+ * (ARCHITECTURE "CSRF": Hono's csrf() ignores JSON requests, so this checks both), else 403. Alone it guards
+ * the routes that work without a session (sign-in, session check, sign-out); the rest use `adminOnly()`.
  */
 export function adminGuard(): MiddlewareHandler<AppEnv> {
   return async function adminGuardMiddleware(c, next) {
     const safe = c.req.method === "GET" || c.req.method === "HEAD";
     if (!safe) {
-      await sameOrigin({ origin: c.get("deps").config.PUBLIC_ORIGIN })(c, async () => {});
+      assertSameOrigin(c, c.get("deps").config.PUBLIC_ORIGIN);
       const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
       if (type !== "application/json") throw new Forbidden("admin requests must be application/json");
     }
@@ -114,5 +100,22 @@ export function adminGuard(): MiddlewareHandler<AppEnv> {
     } finally {
       c.header("cache-control", "no-store");
     }
+  };
+}
+
+/**
+ * Admin-only routes, in one middleware: the admin guard above, then a valid session or 401 JSON (the
+ * session is then in `c.var.session`, see `adminSession`).
+ */
+export function adminOnly(): MiddlewareHandler<AppEnv> {
+  const guard = adminGuard();
+  const load = loadSession();
+  return async function adminOnlyMiddleware(c, next) {
+    await guard(c, async () => {
+      await load(c, async () => {
+        if (!c.get("session")) throw new Unauthorized();
+        await next();
+      });
+    });
   };
 }

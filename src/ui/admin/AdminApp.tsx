@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type AuthStatus, getJson, onSessionEnded } from "./api.ts";
+import { authStatus } from "../../shared/admin_schemas.ts";
+import { getJson, onSessionEnded } from "./api.ts";
 import { ToastProvider, useToast } from "./toast.tsx";
 import { LoginCard } from "./LoginCard.tsx";
 import { Dashboard } from "./Dashboard.tsx";
@@ -40,7 +41,7 @@ function AdminArea({ queryClient }: { queryClient: QueryClient }) {
 
   useEffect(() => {
     let live = true;
-    getJson<AuthStatus>("/api/admin/check-auth")
+    getJson("/api/admin/check-auth", authStatus)
       .then((status) => {
         if (!live) return;
         setAuth(

@@ -1,5 +1,5 @@
 import { channelLabel } from "../../shared/channels.ts";
-import type { ChannelRow } from "./api.ts";
+import type { ChannelRow } from "../../shared/admin_schemas.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { Delta } from "./Delta.tsx";
 import { formatInt, formatPercent } from "./format.ts";

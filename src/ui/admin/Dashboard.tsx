@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { monthOf } from "../../shared/analytics.ts";
-import { type ActionResult, postJson } from "./api.ts";
+import { sendJson } from "./api.ts";
 import { today } from "./format.ts";
 import { useToast } from "./toast.tsx";
 import { PasswordPanel } from "./PasswordPanel.tsx";
@@ -27,7 +27,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
   async function logout() {
     setLeaving(true);
     try {
-      await postJson<ActionResult>("/api/admin/logout");
+      await sendJson("POST", "/api/admin/logout");
       toast({ title: "Logout realizado", description: "Você foi desconectado com sucesso." });
       onSignedOut();
     } catch {

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { type ActionResult, postJson, serverMessage } from "./api.ts";
+import { errorText, sendJson } from "./api.ts";
 import { format, parseISO } from "date-fns";
 import { ptBR } from "date-fns/locale/pt-BR";
 import { type Delivery, DESTINATION_NAMES, useDestinations, useLeadDeliveries } from "./deliveries.ts";
@@ -27,7 +27,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   async function resend() {
     setSending(true);
     try {
-      await postJson<ActionResult>("/api/admin/deliveries/resend", {
+      await sendJson("POST", "/api/admin/deliveries/resend", {
         leadId: delivery.leadId,
         destination: delivery.destination,
       });
@@ -35,7 +35,7 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
     } catch (error) {
       toast({
         title: "Erro",
-        description: serverMessage(error) ?? `Não foi possível reenviar para ${name}.`,
+        description: errorText(error) ?? `Não foi possível reenviar para ${name}.`,
         variant: "destructive",
       });
     } finally {

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { Card, LoadError } from "./Card.tsx";
 import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts";
 import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
-import type { Lead } from "./api.ts";
+import type { Lead } from "../../shared/admin_schemas.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
 import { channelLabel } from "../../shared/channels.ts";
 
@@ -188,7 +188,7 @@ export function LeadList({ period }: { period: Period }) {
   }, [typed, typedSource]);
   useEffect(() => setPage(0), [filters, period.start, period.end]);
   const leads = useLeads(period, filters, page, PAGE_SIZE);
-  const sources = useRanking<{ utmSource: string }>("utm-source", period);
+  const sources = useRanking("utm-source", period);
   const total = leads.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const exportHref = `/api/leads/export.csv?${leadParams(period, filters)}`;

@@ -1,24 +1,10 @@
 import { type FormEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
+import { erasure, type PersonLead, personLeads } from "../../shared/admin_schemas.ts";
 import { ApiError, getJson, sendJson, SessionEnded } from "./api.ts";
 import { Card } from "./Card.tsx";
 import { formatSubmitted, visibleText } from "./format.ts";
 import { useToast } from "./toast.tsx";
-
-/** A lead as the LGPD endpoints return it (everything stored about it). */
-interface PersonLead {
-  id: number;
-  name: string;
-  email: string;
-  whatsapp: string;
-  plan: string;
-  planLabel: string;
-  utmSource: string | null;
-  utmCampaign: string | null;
-  utmMedium: string | null;
-  page: string | null;
-  submittedAt: string;
-}
 
 type Kind = "email" | "phone";
 
@@ -80,9 +66,7 @@ export function LgpdPanel() {
     setBusy(true);
     setConfirming(false);
     try {
-      const data = await getJson<{ leads: PersonLead[] }>(
-        `/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`,
-      );
+      const data = await getJson(`/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`, personLeads);
       setFound({ kind, value: typed, leads: data.leads });
     } catch (error) {
       if (error instanceof SessionEnded) return; // already back at the login card, with its toast
@@ -100,9 +84,9 @@ export function LgpdPanel() {
     if (!found?.leads.length) return;
     setBusy(true);
     try {
-      const { deleted } = await sendJson<{ deleted: { leads: number } }>("DELETE", "/api/admin/lgpd/leads", {
+      const { deleted } = await sendJson("DELETE", "/api/admin/lgpd/leads", {
         ids: found.leads.map((l) => l.id),
-      });
+      }, erasure);
       toast({
         title: "Dados excluídos",
         description: `${plural(deleted.leads, "lead excluído", "leads excluídos")} definitivamente.`,

@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from "react";
-import { type ActionResult, postJson, serverMessage } from "./api.ts";
+import { authStatus } from "../../shared/admin_schemas.ts";
+import { errorText, sendJson } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
@@ -22,13 +23,18 @@ export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void 
     }
     setSending(true);
     try {
-      await postJson<ActionResult>("/api/admin/login", { email: email.trim(), password });
+      const status = await sendJson(
+        "POST",
+        "/api/admin/login",
+        { email: email.trim(), password },
+        authStatus,
+      );
       toast({ title: "Login realizado", description: "Bem-vindo ao painel administrativo!" });
-      onSignedIn(email.trim().toLowerCase());
+      onSignedIn(status.email ?? email.trim().toLowerCase());
     } catch (error) {
       toast({
         title: "Erro no login",
-        description: serverMessage(error) ?? "Credenciais inválidas",
+        description: errorText(error) ?? "Credenciais inválidas",
         variant: "destructive",
       });
       setSending(false);

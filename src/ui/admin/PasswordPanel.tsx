@@ -1,9 +1,8 @@
 import { type FormEvent, useState } from "react";
-import { type ActionResult, postJson, serverMessage, SessionEnded } from "./api.ts";
+import { MIN_PASSWORD_LENGTH } from "../../shared/admin_schemas.ts";
+import { errorText, sendJson, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
-
-const MIN_LENGTH = 8;
 
 /** The password-change panel: after a success the fields clear and the panel stays open (spec section 4). */
 export function PasswordPanel() {
@@ -27,7 +26,7 @@ export function PasswordPanel() {
       });
       return;
     }
-    if (next.length < MIN_LENGTH) {
+    if (next.length < MIN_PASSWORD_LENGTH) {
       toast({
         title: "Senha muito curta",
         description: "A nova senha deve ter pelo menos 8 caracteres.",
@@ -37,7 +36,7 @@ export function PasswordPanel() {
     }
     setSending(true);
     try {
-      await postJson<ActionResult>("/api/admin/change-password", {
+      await sendJson("POST", "/api/admin/change-password", {
         currentPassword: current,
         newPassword: next,
       });
@@ -49,7 +48,7 @@ export function PasswordPanel() {
       if (error instanceof SessionEnded) return; // already back at the login card, with its toast
       toast({
         title: "Erro",
-        description: serverMessage(error) ?? "Erro ao alterar senha",
+        description: errorText(error) ?? "Erro ao alterar senha",
         variant: "destructive",
       });
     } finally {

@@ -1,23 +1,23 @@
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, visibleText } from "./format.ts";
-import { type Period, type RankingKind, useRanking } from "./queries.ts";
+import { type Period, type RankingItem, type RankingKind, useRanking } from "./queries.ts";
 import { Delta } from "./Delta.tsx";
 
-interface RankingProps<T> {
+interface RankingProps<K extends RankingKind> {
   id: string;
   title: string;
-  kind: RankingKind;
+  kind: K;
   period: Period;
-  label: (item: T) => string;
+  label: (item: RankingItem<K>) => string;
   empty: string;
   subtitle?: string;
   /** What is counted: visits (default) or entries (sessions that started on the page). */
   unit?: [string, string];
 }
 
-function Ranking<T extends { visits: number; previousVisits?: number }>(props: RankingProps<T>) {
+function Ranking<K extends RankingKind>(props: RankingProps<K>) {
   const [one, many] = props.unit ?? ["visita", "visitas"];
-  const q = useRanking<T>(props.kind, props.period);
+  const q = useRanking(props.kind, props.period);
   return (
     <Card id={props.id} title={props.title} subtitle={props.subtitle} className="ranking-card">
       {q.isPending
@@ -36,9 +36,7 @@ function Ranking<T extends { visits: number; previousVisits?: number }>(props: R
                 </span>
                 <span className="rank-visits">
                   {formatInt(item.visits)} {item.visits === 1 ? one : many}
-                  {item.previousVisits !== undefined && (
-                    <Delta current={item.visits} previous={item.previousVisits} />
-                  )}
+                  {"previousVisits" in item && <Delta current={item.visits} previous={item.previousVisits} />}
                 </span>
               </li>
             ))}
@@ -48,30 +46,6 @@ function Ranking<T extends { visits: number; previousVisits?: number }>(props: R
   );
 }
 
-const RANKINGS = [
-  {
-    id: "rank-sources",
-    title: "Principais origens (UTM Source)",
-    kind: "utm-source",
-    field: "utmSource",
-    empty: "Nenhuma origem UTM registrada no período",
-  },
-  {
-    id: "rank-campaigns",
-    title: "Principais campanhas (UTM Campaign)",
-    kind: "utm-campaign",
-    field: "utmCampaign",
-    empty: "Nenhuma campanha UTM registrada no período",
-  },
-  {
-    id: "rank-pages",
-    title: "Páginas mais visitadas",
-    kind: "pages",
-    field: "page",
-    empty: "Nenhuma página visitada no período",
-  },
-] as const;
-
 /**
  * Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query); beyond the spec, the
  * sources of every visit (referrers included) and the landing pages, compared with the previous period.
@@ -79,7 +53,7 @@ const RANKINGS = [
 export function Rankings({ period }: { period: Period }) {
   return (
     <div className="rankings" id="rankings">
-      <Ranking<{ source: string; visits: number; previousVisits: number }>
+      <Ranking
         id="rank-traffic-sources"
         title="Principais origens"
         subtitle="UTM, ou o site de onde a visita veio; “direto” sem nenhum dos dois"
@@ -88,15 +62,31 @@ export function Rankings({ period }: { period: Period }) {
         label={(item) => item.source}
         empty="Nenhuma origem registrada no período"
       />
-      {RANKINGS.map(({ field, ...ranking }) => (
-        <Ranking<Record<typeof field, string> & { visits: number }>
-          key={ranking.id}
-          {...ranking}
-          period={period}
-          label={(item) => item[field]}
-        />
-      ))}
-      <Ranking<{ page: string; visits: number; previousVisits: number }>
+      <Ranking
+        id="rank-sources"
+        title="Principais origens (UTM Source)"
+        kind="utm-source"
+        period={period}
+        label={(item) => item.utmSource}
+        empty="Nenhuma origem UTM registrada no período"
+      />
+      <Ranking
+        id="rank-campaigns"
+        title="Principais campanhas (UTM Campaign)"
+        kind="utm-campaign"
+        period={period}
+        label={(item) => item.utmCampaign}
+        empty="Nenhuma campanha UTM registrada no período"
+      />
+      <Ranking
+        id="rank-pages"
+        title="Páginas mais visitadas"
+        kind="pages"
+        period={period}
+        label={(item) => item.page}
+        empty="Nenhuma página visitada no período"
+      />
+      <Ranking
         id="rank-entry-pages"
         title="Páginas de entrada"
         subtitle="A primeira página de cada sessão (sem os parâmetros do endereço)"

@@ -1,9 +1,12 @@
-// The administrator's calls (spec section 7). Every call sends credentials; any non-OK answer becomes an
-// error reading "status: body" (spec section 8).
-import type { DailyCount } from "../../shared/analytics.ts";
+// The administrator's calls (spec section 7). Every call sends credentials; every answer is parsed with its
+// schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any non-OK answer
+// becomes an error reading "status: body" (spec section 8).
+import type { z } from "zod";
+import { apiError, type ApiErrorBody } from "../../shared/admin_schemas.ts";
+import { textOf } from "./messages.ts";
 
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: string, readonly data: unknown) {
+  constructor(readonly status: number, readonly body: string, readonly data: ApiErrorBody | null) {
     super(`${status}: ${body}`);
   }
 }
@@ -27,9 +30,10 @@ const SIGNED_OUT_CALLS = ["/api/admin/login", "/api/admin/check-auth"];
 
 async function errorOf(res: Response, path: string): Promise<ApiError> {
   const text = await res.text().catch(() => "");
-  let data: unknown = null;
+  let data: ApiErrorBody | null = null;
   try {
-    data = JSON.parse(text);
+    const parsed = apiError.safeParse(JSON.parse(text));
+    if (parsed.success) data = parsed.data;
   } catch {
     // not JSON: keep the text
   }
@@ -40,36 +44,53 @@ async function errorOf(res: Response, path: string): Promise<ApiError> {
   return new ApiError(res.status, text || res.statusText, data);
 }
 
-/** The server's `message` (or first field error) from a failed call, if it sent one. */
-export function serverMessage(error: unknown): string | undefined {
-  if (!(error instanceof ApiError) || !error.data || typeof error.data !== "object") return undefined;
-  const data = error.data as { message?: unknown; fields?: Record<string, unknown> };
-  if (typeof data.message === "string" && data.message) return data.message;
-  return undefined;
+/** The dashboard's Portuguese text for a failed call's error code (messages.ts), if it has one. */
+export function errorText(error: unknown): string | undefined {
+  return error instanceof ApiError ? textOf(error.data?.error) : undefined;
 }
 
-/** GETs JSON from our API; throws ApiError on a non-OK answer. */
-export async function getJson<T>(path: string): Promise<T> {
-  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
-  if (!res.ok) throw await errorOf(res, path);
-  return await res.json() as T;
+/** The answer's JSON, checked against `schema`: a drifted server answer fails here, by name, not later. */
+async function parsed<S extends z.ZodType>(res: Response, path: string, schema: S): Promise<z.output<S>> {
+  const result = schema.safeParse(await res.json());
+  if (!result.success) throw new Error(`${path}: unexpected answer: ${result.error.message}`);
+  return result.data;
 }
 
-/** GETs JSON with the total count header (paginated lists). */
-export async function getPage<T>(path: string): Promise<{ items: T[]; total: number }> {
+/** GETs JSON from our API and parses it with `schema`; throws ApiError on a non-OK answer. */
+export async function getJson<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
   const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
   if (!res.ok) throw await errorOf(res, path);
-  const items = await res.json() as T[];
+  return await parsed(res, path, schema);
+}
+
+/** GETs a JSON list with the total count header (paginated lists). */
+export async function getPage<S extends z.ZodType<unknown[]>>(
+  path: string,
+  schema: S,
+): Promise<{ items: z.output<S>; total: number }> {
+  const res = await fetch(path, { credentials: "same-origin", headers: { accept: "application/json" } });
+  if (!res.ok) throw await errorOf(res, path);
+  const items = await parsed(res, path, schema);
   return { items, total: Number(res.headers.get("x-total-count") ?? items.length) };
 }
 
-/** POSTs JSON (the server also requires our Origin, which the browser sends). */
-export function postJson<T>(path: string, body?: unknown): Promise<T> {
-  return sendJson<T>("POST", path, body);
-}
-
-/** Sends JSON with any method; throws ApiError on a non-OK answer. */
-export async function sendJson<T>(method: "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
+/**
+ * Sends JSON with any method (the server also requires our Origin, which the browser sends); throws ApiError
+ * on a non-OK answer. With a schema, the answer is parsed with it; without, its body is not read.
+ */
+export async function sendJson<S extends z.ZodType>(
+  method: "POST" | "DELETE",
+  path: string,
+  body: unknown,
+  schema: S,
+): Promise<z.output<S>>;
+export async function sendJson(method: "POST" | "DELETE", path: string, body?: unknown): Promise<void>;
+export async function sendJson(
+  method: "POST" | "DELETE",
+  path: string,
+  body?: unknown,
+  schema?: z.ZodType,
+): Promise<unknown> {
   const res = await fetch(path, {
     method,
     credentials: "same-origin",
@@ -77,90 +98,9 @@ export async function sendJson<T>(method: "POST" | "DELETE", path: string, body?
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw await errorOf(res, path);
-  return await res.json() as T;
+  if (schema) return await parsed(res, path, schema);
+  await res.body?.cancel();
 }
-
-export interface AuthStatus {
-  isAuthenticated: boolean;
-  email: string | null;
-}
-
-export interface ActionResult {
-  success: boolean;
-  message: string;
-}
-
-export interface Lead {
-  id: number;
-  name: string;
-  email: string;
-  whatsapp: string;
-  plan: string;
-  planLabel: string;
-  submittedAt: string;
-  utmSource: string | null;
-  utmCampaign: string | null;
-  utmMedium: string | null;
-  firstSource: string | null;
-  firstMedium: string | null;
-  firstCampaign: string | null;
-  firstChannel: string | null;
-  firstLandingPage: string | null;
-  lastSource: string | null;
-  lastMedium: string | null;
-  lastCampaign: string | null;
-  lastChannel: string | null;
-  lastLandingPage: string | null;
-}
-
-export interface PeriodSummary {
-  start: string;
-  end: string;
-  uniqueVisitors: number;
-  /** uniqueVisitors is an upper bound (over 62 days, or purged days): docs/UNIQUE_VISITORS.md. */
-  approximate: boolean;
-  visits: number;
-  clicks: number;
-  conversions: number;
-  conversionRate: number;
-  leads: number;
-}
-
-export interface Summary {
-  current: PeriodSummary;
-  previous: PeriodSummary;
-}
-
-export interface TrackingStats {
-  clicks: number;
-  conversions: number;
-  rate: number;
-}
-
-export interface SourceConversion {
-  utmSource: string | null;
-  clicks: number;
-  conversions: number;
-  rate: number;
-}
-
-export interface ChannelRow {
-  channel: string;
-  visits: number;
-  clicks: number;
-  conversions: number;
-  leads: number;
-  leadRate: number;
-  conversionRate: number;
-}
-
-/** Per channel, in the period and in the period of the same length just before. */
-export interface ChannelReport {
-  current: ChannelRow[];
-  previous: ChannelRow[];
-}
-
-export type { DailyCount };
 
 /** `?startDate=…&endDate=…` for a period. */
 export function rangeQuery(start: string, end: string): string {

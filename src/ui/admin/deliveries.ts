@@ -1,9 +1,17 @@
 // The dashboard's view of lead deliveries: types, and queries that fetch every visible lead card's
 // deliveries in one request (cards ask one by one; calls made in the same tick are sent together).
 import { useQuery } from "@tanstack/react-query";
+import {
+  deliveries,
+  DELIVERIES_MAX_LEADS,
+  type Delivery,
+  type Destination,
+  type DestinationHealth,
+  destinations,
+} from "../../shared/admin_schemas.ts";
 import { getJson } from "./api.ts";
 
-export type Destination = "webhook" | "pipefy" | "trello" | "email";
+export type { Delivery, Destination, DestinationHealth };
 
 export const DESTINATION_NAMES: Record<Destination, string> = {
   webhook: "Webhook",
@@ -12,39 +20,20 @@ export const DESTINATION_NAMES: Record<Destination, string> = {
   email: "E-mail",
 };
 
-export interface Delivery {
-  leadId: number;
-  destination: Destination;
-  status: "pending" | "delivered" | "failed";
-  attempts: number;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  lastFailureAt: string | null;
-}
-
-export interface DestinationHealth {
-  destination: Destination;
-  lastDeliveredAt: string | null;
-  lastFailureAt: string | null;
-  lastError: string | null;
-  pending: number;
-  failed: number;
-}
-
 /** How often a card with a delivery still pending asks again. */
 const PENDING_REFRESH_MS = 3000;
-const MAX_IDS = 100;
+const MAX_IDS = DELIVERIES_MAX_LEADS;
 
 let batch: { ids: Set<number>; result: Promise<Map<number, Delivery[]>> } | null = null;
 
 async function fetchDeliveries(ids: number[]): Promise<Map<number, Delivery[]>> {
   const byLead = new Map<number, Delivery[]>();
   for (let i = 0; i < ids.length; i += MAX_IDS) {
-    const { deliveries } = await getJson<{ deliveries: Delivery[] }>(
+    const page = await getJson(
       `/api/admin/deliveries?leads=${ids.slice(i, i + MAX_IDS).join(",")}`,
+      deliveries,
     );
-    for (const d of deliveries) byLead.set(d.leadId, [...(byLead.get(d.leadId) ?? []), d]);
+    for (const d of page.deliveries) byLead.set(d.leadId, [...(byLead.get(d.leadId) ?? []), d]);
   }
   return byLead;
 }
@@ -78,7 +67,7 @@ export function useLeadDeliveries(leadId: number) {
 export function useDestinations() {
   return useQuery({
     queryKey: ["destinations"],
-    queryFn: () => getJson<{ destinations: DestinationHealth[] }>("/api/admin/destinations"),
+    queryFn: () => getJson("/api/admin/destinations", destinations),
     select: (data) => data.destinations,
   });
 }

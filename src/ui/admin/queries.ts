@@ -1,15 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
+import type { z } from "zod";
 import {
-  type ChannelReport,
-  type DailyCount,
-  getJson,
-  getPage,
-  type Lead,
-  rangeQuery,
-  type SourceConversion,
-  type Summary,
-  type TrackingStats,
-} from "./api.ts";
+  channelReport,
+  conversionBySource,
+  dailySeries,
+  entryPageRanking,
+  leadList,
+  pageRanking,
+  sourceRanking,
+  summary,
+  trackingStats,
+  utmCampaignRanking,
+  utmSourceRanking,
+} from "../../shared/admin_schemas.ts";
+import { getJson, getPage, rangeQuery } from "./api.ts";
 
 /** Rankings and conversion by source are cached 5 minutes (spec section 7); the rest never goes stale. */
 export const RANKING_CACHE_MS = 300_000;
@@ -22,14 +26,14 @@ export interface Period {
 export function useSummary(p: Period) {
   return useQuery({
     queryKey: ["summary", p.start, p.end],
-    queryFn: () => getJson<Summary>(`/api/tracking/summary?${rangeQuery(p.start, p.end)}`),
+    queryFn: () => getJson(`/api/tracking/summary?${rangeQuery(p.start, p.end)}`, summary),
   });
 }
 
 export function useStats(p: Period) {
   return useQuery({
     queryKey: ["stats", p.start, p.end],
-    queryFn: () => getJson<TrackingStats>(`/api/tracking/stats?${rangeQuery(p.start, p.end)}`),
+    queryFn: () => getJson(`/api/tracking/stats?${rangeQuery(p.start, p.end)}`, trackingStats),
   });
 }
 
@@ -39,9 +43,9 @@ export function useDailySeries(p: Period) {
     queryFn: async () => {
       const q = rangeQuery(p.start, p.end);
       const [leads, clicks, visits] = await Promise.all([
-        getJson<DailyCount[]>(`/api/leads/analytics?${q}`),
-        getJson<DailyCount[]>(`/api/tracking/analytics?${q}`),
-        getJson<DailyCount[]>(`/api/tracking/unique-visits?${q}`),
+        getJson(`/api/leads/analytics?${q}`, dailySeries),
+        getJson(`/api/tracking/analytics?${q}`, dailySeries),
+        getJson(`/api/tracking/unique-visits?${q}`, dailySeries),
       ]);
       return { leads, clicks, visits };
     },
@@ -75,7 +79,7 @@ export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize
       const q = leadParams(p, filters);
       q.set("limit", String(pageSize));
       q.set("offset", String(page * pageSize));
-      return getPage<Lead>(`/api/leads?${q}`);
+      return getPage(`/api/leads?${q}`, leadList);
     },
     // While another page or search of the same period loads, its current page stays on screen (marked
     // busy); another period never shows this one's leads.
@@ -84,12 +88,28 @@ export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize
   });
 }
 
-export type RankingKind = "utm-source" | "utm-campaign" | "pages" | "sources" | "entry-pages";
+/** Each ranking's path under /api/tracking/rankings/ and the schema of its answer. */
+const RANKINGS = {
+  "utm-source": utmSourceRanking,
+  "utm-campaign": utmCampaignRanking,
+  "pages": pageRanking,
+  "sources": sourceRanking,
+  "entry-pages": entryPageRanking,
+};
 
-export function useRanking<T>(kind: RankingKind, p: Period) {
+export type RankingKind = keyof typeof RANKINGS;
+/** One item of a ranking of this kind. */
+export type RankingItem<K extends RankingKind> = z.output<(typeof RANKINGS)[K]>[number];
+
+export function useRanking<K extends RankingKind>(kind: K, p: Period) {
   return useQuery({
     queryKey: ["ranking", kind, p.start, p.end],
-    queryFn: () => getJson<T[]>(`/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}`),
+    // TypeScript cannot narrow RANKINGS[kind] by a generic K; the schema is still the kind's own.
+    queryFn: () =>
+      getJson(
+        `/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}`,
+        RANKINGS[kind] as z.ZodType<RankingItem<K>[]>,
+      ),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });
@@ -99,7 +119,7 @@ export function useConversionBySource(p: Period) {
   return useQuery({
     queryKey: ["conversion-by-source", p.start, p.end],
     queryFn: () =>
-      getJson<SourceConversion[]>(`/api/tracking/conversion-by-utm-source?${rangeQuery(p.start, p.end)}`),
+      getJson(`/api/tracking/conversion-by-utm-source?${rangeQuery(p.start, p.end)}`, conversionBySource),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });
@@ -108,7 +128,7 @@ export function useConversionBySource(p: Period) {
 export function useChannels(p: Period) {
   return useQuery({
     queryKey: ["channels", p.start, p.end],
-    queryFn: () => getJson<ChannelReport>(`/api/tracking/channels?${rangeQuery(p.start, p.end)}`),
+    queryFn: () => getJson(`/api/tracking/channels?${rangeQuery(p.start, p.end)}`, channelReport),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });

@@ -1,0 +1,312 @@
+// The administrator's part of the API contract (shared/schemas.ts re-exports it): the sign-in, dashboard,
+// LGPD and delivery requests, every answer the dashboard reads, and the error codes it words. It imports
+// nothing the public pages load, so the dashboard's bundle shares no module with them.
+import { z } from "zod";
+import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
+
+// In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
+// the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
+// built; the server (no document) keeps the compiled parsers.
+if (typeof document !== "undefined") z.config({ jitless: true });
+
+// ---------------------------------------------------------------------------------------------------------
+// Administrator: sign-in and password
+
+/** Longest password accepted: longer inputs are refused before any hashing (no CPU-cost abuse). */
+export const MAX_PASSWORD_LENGTH = 128;
+/** Shortest new password (spec section 9). */
+export const MIN_PASSWORD_LENGTH = 8;
+
+/** Body of POST /api/admin/login. */
+export const loginBody = z.object({
+  email: z.string().trim().min(1, "required").max(254, "too long"),
+  password: z.string().min(1, "required").max(
+    MAX_PASSWORD_LENGTH,
+    `at most ${MAX_PASSWORD_LENGTH} characters`,
+  ),
+});
+
+/** Body of POST /api/admin/change-password. */
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1, "required").max(MAX_PASSWORD_LENGTH, "too long"),
+  newPassword: z.string()
+    .min(MIN_PASSWORD_LENGTH, `at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Administrator: dashboard queries
+
+const day = z.string().refine(isDay, "must be a date written yyyy-MM-dd");
+
+/** `?startDate&endDate`, both or neither, in order, at most MAX_RANGE_DAYS days. */
+export const optionalRange = z.object({ startDate: day.optional(), endDate: day.optional() }).superRefine(
+  (v, ctx) => {
+    if (Boolean(v.startDate) !== Boolean(v.endDate)) {
+      const missing = v.startDate ? "endDate" : "startDate";
+      ctx.addIssue({ code: "custom", path: [missing], message: "startDate and endDate go together" });
+    } else if (v.startDate && v.endDate) {
+      if (v.endDate < v.startDate) {
+        ctx.addIssue({ code: "custom", path: ["endDate"], message: "must not be before startDate" });
+      } else if (daysInclusive(v.startDate, v.endDate) > MAX_RANGE_DAYS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["endDate"],
+          message: `the period may span at most ${MAX_RANGE_DAYS} days`,
+        });
+      }
+    }
+  },
+);
+
+/** `?startDate&endDate`, required. */
+export const requiredRange = optionalRange.superRefine((v, ctx) => {
+  if (!v.startDate && !v.endDate) {
+    ctx.addIssue({ code: "custom", path: ["startDate"], message: "required" });
+    ctx.addIssue({ code: "custom", path: ["endDate"], message: "required" });
+  }
+});
+
+/** `?days=n` (the last n days) or `?startDate&endDate`. */
+export const daysOrRange = optionalRange.and(
+  z.object({ days: z.coerce.number().int().min(1).max(MAX_RANGE_DAYS).optional() }),
+).superRefine((v, ctx) => {
+  if (v.days === undefined && !v.startDate) {
+    ctx.addIssue({ code: "custom", path: ["days"], message: "give days, or startDate and endDate" });
+  }
+});
+
+/** Lead plans a filter may name ("unknown": a plan the site does not offer). */
+export const LEAD_PLANS = ["micro", "pro", "premium", "enterprise", "unknown"] as const;
+
+/** The lead list's and export's query: period, search, plan, source, order and page. */
+export const leadQuery = optionalRange.and(z.object({
+  q: z.string().trim().max(100, "at most 100 characters").optional(),
+  plan: z.enum(LEAD_PLANS).optional(),
+  utmSource: z.string().trim().max(200, "at most 200 characters").optional(),
+  sort: z.enum(["newest", "oldest"]).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+}));
+
+// ---------------------------------------------------------------------------------------------------------
+// Administrator: LGPD and deliveries
+
+/** Most leads erased in one request (a person has a handful; this only bounds the body). */
+export const ERASE_MAX_IDS = 500;
+
+/** `?email=` or `?phone=` (one of them): whose leads the LGPD tools look up. */
+export const lgpdSubjectQuery = z.object({
+  email: z.string().trim().min(3).max(254).optional(),
+  phone: z.string().trim().max(40).refine(
+    (v) => (v.match(/\d/g) ?? []).length >= 8,
+    "must have at least 8 digits",
+  )
+    .optional(),
+}).superRefine((v, ctx) => {
+  if (v.email === undefined && v.phone === undefined) {
+    ctx.addIssue({ code: "custom", path: ["email"], message: "give an e-mail or a phone number" });
+  } else if (v.email !== undefined && v.phone !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["phone"], message: "give an e-mail or a phone number, not both" });
+  } else if (v.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(v.email)) {
+    ctx.addIssue({ code: "custom", path: ["email"], message: "must be an e-mail address" });
+  }
+});
+
+/** Body of DELETE /api/admin/lgpd/leads. */
+export const lgpdEraseBody = z.strictObject({
+  ids: z.array(z.number().int().positive()).min(1).max(ERASE_MAX_IDS),
+});
+
+/** Most leads whose deliveries one request may ask for (a page of the lead list is 25). */
+export const DELIVERIES_MAX_LEADS = 100;
+
+/** Where a lead is delivered. */
+export const DESTINATIONS = ["webhook", "pipefy", "trello", "email"] as const;
+export const destination = z.enum(DESTINATIONS);
+export type Destination = z.infer<typeof destination>;
+
+/** `?leads=1,2,3`: whose deliveries to show. */
+export const deliveriesQuery = z.object({
+  leads: z.string().regex(/^\d{1,18}(,\d{1,18})*$/, "must be lead ids separated by commas")
+    .transform((v) => [...new Set(v.split(",").map(Number))])
+    .refine((ids) => ids.length <= DELIVERIES_MAX_LEADS, `at most ${DELIVERIES_MAX_LEADS} leads`),
+});
+
+/** Body of POST /api/admin/deliveries/resend. */
+export const resendBody = z.strictObject({ leadId: z.number().int().positive(), destination });
+
+// ---------------------------------------------------------------------------------------------------------
+// Answers
+
+/** GET /api/config. */
+export const publicConfig = z.object({ metaPixelId: z.string().nullable(), gtmId: z.string().nullable() });
+export type PublicConfig = z.infer<typeof publicConfig>;
+
+/**
+ * The codes only the administrator's routes answer (routes/api/refused.ts), beside the ones every endpoint
+ * may (core/errors.ts: validation, unauthorized, rate_limited...). Every refusal has one shape,
+ * `{ error: code, ...details }`; the dashboard words the codes in Portuguese (ui/admin/messages.ts).
+ */
+export const ADMIN_ERROR_CODES = [
+  "bad_credentials",
+  "wrong_current_password",
+  "password_same_as_current",
+  "password_too_common",
+  "nothing_to_resend",
+] as const;
+export type AdminErrorCode = (typeof ADMIN_ERROR_CODES)[number];
+
+/** Any refusal: the code, and what the code carries (fields of a validation error, seconds to wait...). */
+export const apiError = z.looseObject({
+  error: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+  retryAfter: z.number().optional(),
+});
+export type ApiErrorBody = z.infer<typeof apiError>;
+
+/** GET /api/admin/check-auth; also the answer of a sign-in and a sign-out. */
+export const authStatus = z.object({ isAuthenticated: z.boolean(), email: z.string().nullable() });
+export type AuthStatus = z.infer<typeof authStatus>;
+
+/** One day of a daily series (GET /api/leads/analytics, /api/tracking/analytics, /unique-visits). */
+export const dailyCount = z.object({ date: z.string(), count: z.number() }) satisfies z.ZodType<DailyCount>;
+export const dailySeries = z.array(dailyCount);
+
+/** What every view of a stored lead shows: the form's fields, its plan and UTM origin, when it came. */
+const leadFields = {
+  id: z.number(),
+  name: z.string(),
+  email: z.string(),
+  whatsapp: z.string(),
+  plan: z.string(),
+  planLabel: z.string(),
+  submittedAt: z.string(),
+  utmSource: z.string().nullable(),
+  utmCampaign: z.string().nullable(),
+  utmMedium: z.string().nullable(),
+};
+
+/** One lead of GET /api/leads (the list; the total is in the x-total-count header). */
+export const lead = z.object({
+  ...leadFields,
+  // The visitor's first session in the attribution window (null on leads stored before migration 00011).
+  firstSource: z.string().nullable(),
+  firstMedium: z.string().nullable(),
+  firstCampaign: z.string().nullable(),
+  firstChannel: z.string().nullable(),
+  firstLandingPage: z.string().nullable(),
+  // The session that converted.
+  lastSource: z.string().nullable(),
+  lastMedium: z.string().nullable(),
+  lastCampaign: z.string().nullable(),
+  lastChannel: z.string().nullable(),
+  lastLandingPage: z.string().nullable(),
+});
+export type Lead = z.infer<typeof lead>;
+export const leadList = z.array(lead);
+
+/** GET /api/tracking/stats: clicks, conversions and conversions / clicks × 100 (one decimal). */
+export const trackingStats = z.object({ clicks: z.number(), conversions: z.number(), rate: z.number() });
+export type TrackingStats = z.infer<typeof trackingStats>;
+
+/** The headline figures of one period. */
+export const periodSummary = z.object({
+  start: z.string(),
+  end: z.string(),
+  /** An upper bound when `approximate` (over 62 days, or purged days): docs/UNIQUE_VISITORS.md. */
+  uniqueVisitors: z.number(),
+  approximate: z.boolean(),
+  visits: z.number(),
+  clicks: z.number(),
+  conversions: z.number(),
+  leads: z.number(),
+  /** conversions / clicks × 100. */
+  conversionRate: z.number(),
+  /** leads / clicks × 100 (the chart's rate, over the whole period). */
+  leadRate: z.number(),
+});
+export type PeriodSummary = z.infer<typeof periodSummary>;
+
+/** GET /api/tracking/summary: the period and the period of the same length just before it. */
+export const summary = z.object({ current: periodSummary, previous: periodSummary });
+export type Summary = z.infer<typeof summary>;
+
+/** GET /api/tracking/rankings/utm-source, /utm-campaign and /pages. */
+export const utmSourceRanking = z.array(z.object({ utmSource: z.string(), visits: z.number() }));
+export const utmCampaignRanking = z.array(z.object({ utmCampaign: z.string(), visits: z.number() }));
+export const pageRanking = z.array(z.object({ page: z.string(), visits: z.number() }));
+
+/** GET /api/tracking/rankings/sources and /entry-pages: each item with its figure in the previous period. */
+export const sourceRanking = z.array(
+  z.object({ source: z.string(), visits: z.number(), previousVisits: z.number() }),
+);
+export const entryPageRanking = z.array(
+  z.object({ page: z.string(), visits: z.number(), previousVisits: z.number() }),
+);
+
+/** GET /api/tracking/conversion-by-utm-source. */
+export const sourceConversion = z.object({
+  utmSource: z.string().nullable(),
+  clicks: z.number(),
+  conversions: z.number(),
+  rate: z.number(),
+});
+export type SourceConversion = z.infer<typeof sourceConversion>;
+export const conversionBySource = z.array(sourceConversion);
+
+/** One channel's figures in a period. */
+export const channelRow = z.object({
+  channel: z.string(),
+  visits: z.number(),
+  clicks: z.number(),
+  conversions: z.number(),
+  leads: z.number(),
+  leadRate: z.number(),
+  conversionRate: z.number(),
+});
+export type ChannelRow = z.infer<typeof channelRow>;
+
+/** GET /api/tracking/channels: per channel, in the period and in the period of the same length before. */
+export const channelReport = z.object({ current: z.array(channelRow), previous: z.array(channelRow) });
+export type ChannelReport = z.infer<typeof channelReport>;
+
+/** Everything stored about one lead (the LGPD export contains exactly this). */
+export const personLead = z.object({ ...leadFields, page: z.string().nullable() });
+export type PersonLead = z.infer<typeof personLead>;
+
+/** GET /api/admin/lgpd/leads. */
+export const personLeads = z.object({ leads: z.array(personLead) });
+
+/** DELETE /api/admin/lgpd/leads: how much went. */
+export const erasure = z.object({ deleted: z.object({ leads: z.number(), metaEvents: z.number() }) });
+
+/** One delivery of a lead to a destination. */
+export const delivery = z.object({
+  leadId: z.number(),
+  destination,
+  status: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number(),
+  deliveredAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+});
+export type Delivery = z.infer<typeof delivery>;
+
+/** GET /api/admin/deliveries?leads=…. */
+export const deliveries = z.object({ deliveries: z.array(delivery) });
+
+/** A configured destination's last success and failure (never a URL, token or password). */
+export const destinationHealth = z.object({
+  destination,
+  lastDeliveredAt: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  pending: z.number(),
+  failed: z.number(),
+});
+export type DestinationHealth = z.infer<typeof destinationHealth>;
+
+/** GET /api/admin/destinations. */
+export const destinations = z.object({ destinations: z.array(destinationHealth) });
