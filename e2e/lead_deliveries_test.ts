@@ -118,7 +118,7 @@ browserTest(
         name: "Reenviar para Trello",
         exact: true,
       }).click();
-      assert.equal((await resent).status(), 200, "the resend was queued");
+      assert.equal((await resent).status(), 202, "the resend was queued");
       worker = startWorker();
       await expectStatus(page, "João Lima", "trello", "Entregue");
       assert.equal(await delivery(page, "João Lima", "trello").getByRole("button").count(), 0);
