@@ -11,7 +11,7 @@ if (!hasChrome) banner(`SKIPPING browser tests: no Chromium at ${chrome} (set CH
 
 await build();
 const args = ["test", "-A", "--no-check", ...Deno.args];
-if (!Deno.args.some((a) => !a.startsWith("-"))) args.push("src/", "e2e/");
+if (!Deno.args.some((a) => !a.startsWith("-"))) args.push("src/", "bench/", "e2e/");
 const { code } = await new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "inherit" })
   .spawn()
   .status;

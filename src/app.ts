@@ -17,13 +17,18 @@ import { metaApi } from "./routes/api/meta.ts";
 import { dashboardApi } from "./routes/api/dashboard.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
 import { deliveriesApi } from "./routes/api/deliveries.ts";
-import { benchCeilings } from "./routes/bench.ts";
+
+export interface AppOptions {
+  /** Adds routes before the API sub-apps and the catch-alls (the bench's ceilings, bench/ceilings.ts). */
+  extend?: (app: Hono<AppEnv>) => void;
+}
 
 /**
  * Builds the application. Order: request log (sets the request id), nonce and security headers; for GET,
- * compression and static files; API sub-apps; pages (which own every remaining GET, including the 404 page).
+ * compression and static files; whatever `extend` adds; API sub-apps; pages (which own every remaining GET,
+ * including the 404 page).
  */
-export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
+export async function createApp(deps: AppDeps, options: AppOptions = {}): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog());
   app.use("*", function injectDeps(c, next) {
@@ -42,7 +47,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.get("*", compress());
   app.get("*", await serveStatic());
 
-  if (deps.config.BENCH_CEILINGS) app.route("/", benchCeilings(app));
+  options.extend?.(app);
   app.route("/", healthRoutes());
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/admin", adminApi);
