@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Cidr, parseCidr } from "./server/ip.ts";
+import { type Cidr, parseCidr } from "./core/ip.ts";
 
 /** Parses "0"/"1"/"true"/"false" style flags. */
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");

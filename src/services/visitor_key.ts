@@ -1,6 +1,6 @@
 import type { Db } from "../db/client.ts";
 import { existingMonthSalts, monthSalt } from "../db/salts.ts";
-import { clientNetwork } from "../server/ip.ts";
+import { clientNetwork } from "../core/ip.ts";
 import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/analytics.ts";
 import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "../core/hmac_sha256.ts";
 
@@ -46,7 +46,7 @@ function hmacKey(db: Db, month: string): Promise<HmacKey> {
 
 /**
  * Pseudonymous visitor key: HMAC-SHA256(month salt, IP), hex, 32 characters; an IPv6 client is keyed on its
- * /64 (server/ip.ts), so one subscriber's network is one visitor and one rate-limit bucket. Exact within a
+ * /64 (core/ip.ts), so one subscriber's network is one visitor and one rate-limit bucket. Exact within a
  * month; once the salt is destroyed nobody can link it back to an IP. The raw IP is never stored.
  */
 export async function visitorKey(db: Db, ip: string, timeZone: string, now = new Date()): Promise<string> {
