@@ -3,7 +3,7 @@ import { appTest, type TestApp } from "../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { rollupState } from "../db/rollups.ts";
-import { seedAnalytics } from "../../bench/seed.ts";
+import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups, startRollups } from "./rollups.ts";
 
 const TZ = "America/Sao_Paulo";
