@@ -7,6 +7,7 @@ import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { MethodNotAllowed, NotFound } from "./core/errors.ts";
+import { VisitorKeys } from "./services/visitor_key.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
@@ -31,8 +32,12 @@ export interface AppOptions {
 export async function createApp(deps: AppDeps, options: AppOptions = {}): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog());
+  const runtime = {
+    ...deps,
+    visitorKeys: deps.visitorKeys ?? new VisitorKeys(deps.db, deps.config.ANALYTICS_TZ),
+  };
   app.use("*", function injectDeps(c, next) {
-    c.set("deps", deps);
+    c.set("deps", runtime);
     return next();
   });
   app.use(

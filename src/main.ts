@@ -14,11 +14,13 @@ import { loadLocales } from "./server/locales.ts";
 import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
-import { startMetaWorker } from "./services/meta.ts";
-import { startLeadDeliveryWorker } from "./services/lead_delivery.ts";
-import { startRetention } from "./services/retention.ts";
-import { startRollups } from "./services/rollups.ts";
+import { startJobs } from "./services/jobs.ts";
+import { metaDeliveryJob } from "./services/meta.ts";
+import { leadDeliveryJob } from "./services/lead_delivery.ts";
+import { retentionJobs } from "./services/retention.ts";
+import { rollupJob } from "./services/rollups.ts";
 import { closeTracking } from "./services/tracking.ts";
+import { VisitorKeys } from "./services/visitor_key.ts";
 
 export interface StartOptions {
   /**
@@ -88,8 +90,10 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
     log.info("administrator created from ADMIN_EMAIL");
   }
+  // This process's cache of the month salts: owned here, for this database only.
+  const visitorKeys = new VisitorKeys(db, config.ANALYTICS_TZ);
   const app = await createApp(
-    { config, db, assets: await loadAssets(), locales: await loadLocales() },
+    { config, db, assets: await loadAssets(), locales: await loadLocales(), visitorKeys },
     { extend: options.extend },
   );
 
@@ -113,17 +117,21 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     fatal("the listener failed (a supervisor restarts the process)", error);
   });
 
-  // Delivers queued Meta events in the background (a no-op without pixel id and token).
-  const metaWorker = startMetaWorker(db, config);
-  // Delivers new leads to the configured destinations (webhook, Pipefy, Trello, e-mail); a no-op without any.
-  const leadWorker = startLeadDeliveryWorker(db, config);
-  // Roll-ups and purges (RETENTION_DAYS), hourly; with several instances only the lock holder works.
-  const retention = startRetention(db, {
-    retentionDays: config.RETENTION_DAYS,
-    timeZone: config.ANALYTICS_TZ,
-  });
-  // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
-  const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
+  const jobs = startJobs([
+    // Queued Meta events (none without pixel id and token) and new leads for the configured destinations
+    // (webhook, Pipefy, Trello, e-mail), every two seconds in every instance.
+    metaDeliveryJob(db, config),
+    leadDeliveryJob(db, config),
+    // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
+    rollupJob(db, { timeZone: config.ANALYTICS_TZ }),
+    // Raw events past RETENTION_DAYS, expired sessions, old counters and salts, hourly; with several
+    // instances only the holder of each job's lock works.
+    ...retentionJobs(db, {
+      retentionDays: config.RETENTION_DAYS,
+      timeZone: config.ANALYTICS_TZ,
+      visitorKeys,
+    }),
+  ].filter((job) => job !== null));
 
   let stopping = false;
   async function shutdown(signal: string) {
@@ -145,10 +153,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       log.warn("requests still open after the drain limit: closing anyway", { limitMs: DRAIN_LIMIT_MS });
     }
     await closeTracking(db); // writes any tracking batch still queued before the database closes
-    await metaWorker.stop(); // lets a delivery in progress record its outcome
-    await leadWorker.stop();
-    await retention.stop(); // lets a run in progress commit
-    await rollups.stop();
+    await jobs.stop(); // lets a delivery in progress record its outcome, a purge in progress commit
     await db.close();
     Deno.exit(0);
   }

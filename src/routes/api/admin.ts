@@ -24,7 +24,6 @@ import {
 } from "../../services/auth.ts";
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../services/passwords.ts";
 import { invalidateSession } from "../../services/sessions.ts";
-import { visitorKey } from "../../services/visitor_key.ts";
 
 const BODY_LIMIT = 4096;
 
@@ -48,10 +47,10 @@ export const adminApi = new Hono<AppEnv>();
 adminApi.use("*", adminGuard());
 
 adminApi.post("/login", async (c) => {
-  const { db, config } = c.get("deps");
+  const { db, visitorKeys } = c.get("deps");
   const now = c.get("deps").now?.() ?? new Date();
   const body = await readJson(c, loginSchema, { maxBytes: BODY_LIMIT });
-  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  const clientKey = await visitorKeys.key(clientIp(c), now);
   try {
     const { token, session, deviceToken } = await login(db, {
       ...body,
@@ -89,9 +88,9 @@ adminApi.post("/logout", loadSession(), async (c) => {
 adminApi.post("/change-password", requireAdmin(), async (c) => {
   const session = adminSession(c);
   const body = await readJson(c, changeSchema, { maxBytes: BODY_LIMIT });
-  const { db, config } = c.get("deps");
+  const { db, visitorKeys } = c.get("deps");
   const now = c.get("deps").now?.() ?? new Date();
-  const clientKey = await visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  const clientKey = await visitorKeys.key(clientIp(c), now);
   try {
     await changePassword(db, session, { ...body, clientKey, deviceToken: deviceCookie(c) }, now);
   } catch (error) {

@@ -6,7 +6,6 @@ import type { AppEnv } from "../../server/env.ts";
 import { clientIp } from "../../server/client_ip.ts";
 import { isAutomated } from "../../services/bots.ts";
 import { consume, type Limit } from "../../services/rate_limit.ts";
-import { visitorKey, visitorKeysSince, visitorLinkKeys } from "../../services/visitor_key.ts";
 import type { MetaClient } from "../../services/meta_event.ts";
 
 /** The request's clock (tests may fix it). */
@@ -21,20 +20,17 @@ export function isBotRequest(c: Context<AppEnv>): boolean {
 
 /** The client's pseudonymous key for the month of `now` (services/visitor_key.ts). */
 export function clientKey(c: Context<AppEnv>, now: Date = nowOf(c)): Promise<string> {
-  const { db, config } = c.get("deps");
-  return visitorKey(db, clientIp(c), config.ANALYTICS_TZ, now);
+  return c.get("deps").visitorKeys.key(clientIp(c), now);
 }
 
 /** The client's keys for the next months, stored with a page view (services/visitor_key.ts). */
 export function clientLinkKeys(c: Context<AppEnv>, now: Date): Promise<string[]> {
-  const { db, config } = c.get("deps");
-  return visitorLinkKeys(db, clientIp(c), config.ANALYTICS_TZ, now);
+  return c.get("deps").visitorKeys.linkKeys(clientIp(c), now);
 }
 
 /** The client's keys in every month since `since` whose salt still exists (finds its earlier visits). */
 export function clientKeysSince(c: Context<AppEnv>, since: Date, now: Date): Promise<string[]> {
-  const { db, config } = c.get("deps");
-  return visitorKeysSince(db, clientIp(c), config.ANALYTICS_TZ, since, now);
+  return c.get("deps").visitorKeys.keysSince(clientIp(c), since, now);
 }
 
 /** Counts the request against `limit` for this client (429 when over) and returns the client's key. */
