@@ -1,4 +1,4 @@
-// Dashboard latency against the floors. Seeds bench/seed.ts's data set (1,000,000 visits over 90
+// Dashboard latency against the floors. Seeds testing/seed.ts's data set (1,000,000 visits over 90
 // days by default) into a fresh database — PostgreSQL when DATABASE_URL is set, in a schema of its own
 // dropped afterwards; else in-memory PGlite — then, through app.request (server time only):
 //   - every request of the dashboard's first load, one at a time, RUNS times after warm-ups: p50 and p95,
@@ -18,7 +18,7 @@ import { bootstrapAdmin } from "../src/services/auth.ts";
 import { fakeAssets } from "../testing/app.ts";
 import { addDays, monthOf, todayIn } from "../src/shared/analytics.ts";
 import { runRollups } from "../src/services/rollups.ts";
-import { seedAnalytics } from "./seed.ts";
+import { seedAnalytics } from "../testing/seed.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -26,7 +26,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "20" },
     visits: { type: "string", default: "1000000" },
     json: { type: "boolean", default: false },
-    // An existing schema that bench/seed.ts already filled (PostgreSQL): measured as is, not dropped.
+    // An existing schema that testing/seed.ts already filled (PostgreSQL): measured as is, not dropped.
     schema: { type: "string" },
   },
 });

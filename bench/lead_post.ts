@@ -11,7 +11,8 @@ import { migrate } from "../src/db/migrate.ts";
 import { createApp } from "../src/app.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import { setLogLevel } from "../src/core/log.ts";
-import { startLeadDeliveryWorker } from "../src/services/lead_delivery.ts";
+import { leadDeliveryJob } from "../src/services/lead_delivery.ts";
+import { startJobs } from "../src/services/jobs.ts";
 import { fakeAssets } from "../testing/app.ts";
 
 const { values } = parseArgs({
@@ -58,9 +59,8 @@ async function run(label: string, env: Record<string, string>) {
   const config = loadConfig({ PUBLIC_ORIGIN: "http://localhost:8000", TRUST_PROXY: "1", ...env });
   const app = await createApp({ config, db, assets: fakeAssets, locales: await loadLocales() });
   // --no-worker separates the cost of the extra rows in the lead's transaction from the worker's competition.
-  const worker = values["no-worker"]
-    ? { stop: () => Promise.resolve() }
-    : startLeadDeliveryWorker(db, config, { intervalMs: 500 });
+  const job = values["no-worker"] ? null : leadDeliveryJob(db, config, { every: 500 });
+  const worker = startJobs(job ? [job] : []);
   const times: number[] = [];
   for (let i = 0; i < LEADS + 20; i++) {
     const started = performance.now();

@@ -1,7 +1,8 @@
-// `deno task bench`: speed as a measured property. Starts the real server (src/main.ts over the production
-// client build) as a separate process, drives it from another process (Node + autocannon, bench/load.cjs)
-// and prints one table: every figure next to a ceiling measured in the same run against the same process
-// (BENCH_CEILINGS=1 routes), so ratios hold on a noisy machine. Exits 1 when any floor fails.
+// `deno task bench`: speed as a measured property. Starts the real server (bench/server.ts: src/main.ts over
+// the production client build, plus the ceiling routes) as a separate process, drives it from another process
+// (Node + autocannon, bench/load.cjs) and prints one table: every figure next to a ceiling measured in the
+// same run against the same process (bench/ceilings.ts), so ratios hold on a noisy machine. Exits 1 when any
+// floor fails.
 //
 //   deno task bench [--duration 10] [--warmup 3] [--connections 64] [--only pages,embedded,ingest,dashboard]
 //                   [--db pglite,postgres]
@@ -128,7 +129,7 @@ interface Server {
   stop(): Promise<void>;
 }
 
-/** Starts src/main.ts as its own process and waits until /healthz answers. */
+/** Starts bench/server.ts as its own process and waits until /healthz answers. */
 async function startServer(name: string, env: Record<string, string>): Promise<Server> {
   const origin = `http://127.0.0.1:${PORT}`;
   const spawnedAt = performance.now();
@@ -139,14 +140,13 @@ async function startServer(name: string, env: Record<string, string>): Promise<S
       "run",
       "-A",
       "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024",
-      new URL("src/main.ts", root).pathname,
+      new URL("bench/server.ts", root).pathname,
     ],
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
       PUBLIC_ORIGIN: origin,
       TRUST_PROXY: "1",
-      BENCH_CEILINGS: "1",
       LOG_LEVEL: "warn", // one log line per request would measure the terminal, not the server
       DATABASE_URL: "",
       DATA_DIR: `${work}/${name}-data`,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { seedDashboard } from "../testing/dashboard_seed.ts";
+import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
 
 const EMAIL = "dono@zapflow.com.br";
@@ -51,9 +51,9 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
     const month = monthOf(todayIn("America/Sao_Paulo"));
     const previous = monthOf(addDays(month.start, -1));
-    await seedDashboard(server.db, {
-      start: previous.start,
-      days: daysInclusive(previous.start, month.end),
+    // Last month and this one up to now: the period comparison has both sides.
+    await seedAnalytics(server.db, {
+      days: daysInclusive(previous.start, todayIn("America/Sao_Paulo")),
       visits: 4000,
     });
 

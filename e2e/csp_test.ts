@@ -8,8 +8,8 @@ import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
 import { SITE_PAGES } from "./site_fixtures.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { seedDashboard } from "../testing/dashboard_seed.ts";
-import { monthOf, todayIn } from "../src/shared/analytics.ts";
+import { seedAnalytics } from "../testing/seed.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
@@ -130,7 +130,10 @@ async function signIn(page: Page) {
 async function seeded(server: Served) {
   await bootstrapAdmin(server.db, EMAIL, PASSWORD);
   const month = monthOf(todayIn("America/Sao_Paulo"));
-  await seedDashboard(server.db, { start: month.start, days: 28, visits: 600 });
+  await seedAnalytics(server.db, {
+    days: daysInclusive(month.start, todayIn("America/Sao_Paulo")),
+    visits: 600,
+  });
 }
 
 browserTest(

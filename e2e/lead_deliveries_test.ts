@@ -6,7 +6,8 @@ import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { land, planButton, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { startLeadDeliveryWorker } from "../src/services/lead_delivery.ts";
+import { leadDeliveryJob } from "../src/services/lead_delivery.ts";
+import { startJob } from "../src/services/jobs.ts";
 import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../testing/delivery_fakes.ts";
 
 const EMAIL = "dono@zapflow.com.br";
@@ -76,7 +77,7 @@ browserTest(
       LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
       LEAD_NOTIFY_FROM: "ZapFlow <site@zapflow.com.br>",
     });
-    const startWorker = () => startLeadDeliveryWorker(server.db, server.deps.config, { intervalMs: 250 });
+    const startWorker = () => startJob(leadDeliveryJob(server.db, server.deps.config, { every: 250 })!);
     let worker = startWorker();
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
     const admin = await openPage(server.baseUrl);

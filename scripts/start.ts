@@ -5,4 +5,5 @@ if (await needsBuild()) {
   console.log("building the client…");
   await build();
 }
-await import("../src/main.ts");
+const { configFromEnv, start } = await import("../src/main.ts");
+await start(configFromEnv());

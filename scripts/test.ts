@@ -35,7 +35,7 @@ if (faults) {
   // Every file runs in its own isolate; databases are per test process and schema (testing/db.ts), ports
   // are picked free, so files do not see each other. DENO_JOBS sets how many at once (default: the CPUs).
   args.push("--parallel", ...rest);
-  if (!named) args.push(`--ignore=${FAULT_TESTS.join(",")}`, "src/", "e2e/");
+  if (!named) args.push(`--ignore=${FAULT_TESTS.join(",")}`, "src/", "bench/", "e2e/");
 }
 // Deno's own summary line ("ok | N passed | N failed (time)") is the last thing printed, but for the banner.
 const { code } = await new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "inherit" })

@@ -7,6 +7,7 @@ import { requestLog } from "./server/middleware/request_log.ts";
 import { thirdPartySources } from "./server/third_party.ts";
 import { serveStatic } from "./server/static.ts";
 import { MethodNotAllowed, NotFound } from "./core/errors.ts";
+import { VisitorKeys } from "./services/visitor_key.ts";
 import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
@@ -17,21 +18,30 @@ import { metaApi } from "./routes/api/meta.ts";
 import { configApi } from "./routes/api/config.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
 import { deliveriesApi } from "./routes/api/deliveries.ts";
-import { benchCeilings } from "./routes/bench.ts";
+
+export interface AppOptions {
+  /** Adds routes before the API sub-apps and the catch-alls (the bench's ceilings, bench/ceilings.ts). */
+  extend?: (app: Hono<AppEnv>) => void;
+}
 
 /**
  * Builds the application. Order: request log (sets the request id), deps and the request's clock, nonce and
- * security headers; for GET, compression and static files; one API sub-app per resource, mounted at its
+ * security headers; for GET, compression and static files; whatever `extend` adds (the bench's
+ * ceilings); one API sub-app per resource, mounted at its
  * prefix, each route naming its own middleware (server/middleware/: publicWrite, visitor, rateLimit,
  * adminOnly), so nothing of one resource runs in front of another's routes (`deno task routes` shows it);
  * pages (which own every remaining GET, including the 404 page). Every route module is a constant Hono app
  * that reads what it needs from the context.
  */
-export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
+export async function createApp(deps: AppDeps, options: AppOptions = {}): Promise<Hono<AppEnv>> {
   const app = new Hono<AppEnv>();
   app.use("*", requestLog());
+  const runtime = {
+    ...deps,
+    visitorKeys: deps.visitorKeys ?? new VisitorKeys(deps.db, deps.config.ANALYTICS_TZ),
+  };
   app.use("*", function injectDeps(c, next) {
-    c.set("deps", deps);
+    c.set("deps", runtime);
     // The one clock reading of the request: every route, middleware and service call reads `c.var.now`.
     c.set("now", deps.now?.() ?? new Date());
     return next();
@@ -48,7 +58,7 @@ export async function createApp(deps: AppDeps): Promise<Hono<AppEnv>> {
   app.get("*", compress());
   app.get("*", await serveStatic());
 
-  if (deps.config.BENCH_CEILINGS) app.route("/", benchCeilings(app));
+  options.extend?.(app);
   app.route("/", health);
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/tracking", trackingApi);

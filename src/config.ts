@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type Cidr, parseCidr } from "./server/ip.ts";
+import { type Cidr, parseCidr } from "./core/ip.ts";
 
 /** Parses "0"/"1"/"true"/"false" style flags. */
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
@@ -107,8 +107,6 @@ const schema = z.object({
     /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
     "must be an address, or a name and <address>",
   ).optional(),
-  // `deno task bench` only: adds the two same-process ceiling routes under /__bench/. Never set in production.
-  BENCH_CEILINGS: flag.default(false),
 }).superRefine((v, ctx) => {
   // A destination is all or nothing: half a configuration would silently drop the sales team's leads.
   for (const [name, vars] of Object.entries(DESTINATION_VARS)) {

@@ -1,5 +1,8 @@
-// Start: config -> db -> migrate -> bootstrap admin -> serve; drain on SIGTERM.
-import { ConfigError, loadConfig } from "./config.ts";
+// Start: config -> db -> migrate -> bootstrap admin -> serve; drain on SIGTERM. Run as the main module
+// (`deno run src/main.ts`, the Dockerfile, `deno compile`) it starts from the environment; `start` is exported
+// for entries that add routes of their own (bench/server.ts) without the production app knowing about them.
+import type { Hono } from "hono";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
 import { StorageError } from "./db/storage_guard.ts";
 import { migrate } from "./db/migrate.ts";
@@ -8,103 +11,160 @@ import { createApp } from "./app.ts";
 import { serveGuarded } from "./server/conn_guard.ts";
 import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
+import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
-import { startMetaWorker } from "./services/meta.ts";
-import { startLeadDeliveryWorker } from "./services/lead_delivery.ts";
-import { startRetention } from "./services/retention.ts";
-import { startRollups } from "./services/rollups.ts";
+import { startJobs } from "./services/jobs.ts";
+import { metaDeliveryJob } from "./services/meta.ts";
+import { leadDeliveryJob } from "./services/lead_delivery.ts";
+import { retentionJobs } from "./services/retention.ts";
+import { rollupJob } from "./services/rollups.ts";
 import { closeTracking } from "./services/tracking.ts";
+import { VisitorKeys } from "./services/visitor_key.ts";
 
-let config;
-try {
-  config = loadConfig(Deno.env.toObject());
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    Deno.exit(1);
-  }
-  throw error;
+export interface StartOptions {
+  /**
+   * Adds routes to the app after the request log, security headers and static files and before the API and
+   * page catch-alls: how the bench mounts its ceiling routes without the production app carrying them.
+   */
+  extend?: (app: Hono<AppEnv>) => void;
 }
 
-setLogLevel(config.LOG_LEVEL);
-// Until the server listens, any failure ends the start with code 1 (a supervisor retries). Once serving, no
-// stray rejection or exception may end the process: each leaves one JSON line with its stack and the process
-// keeps serving. The only deliberate exit is the listener failing for good (below).
-let serving = false;
-globalThis.addEventListener("unhandledrejection", (event) => {
-  const error = event.reason instanceof Error ? event.reason : new Error(String(event.reason));
-  if (!serving) return fatal("start-up failed", error);
-  event.preventDefault();
-  log.error("unhandled rejection (still serving)", { error: error.message, stack: error.stack });
-});
-globalThis.addEventListener("error", (event) => {
-  if (!serving) return fatal("start-up failed", event.error ?? new Error(String(event.message)));
-  event.preventDefault();
-  log.error("uncaught exception (still serving)", {
-    error: String(event.message),
-    stack: event.error?.stack,
+/** The configuration from the environment; a bad variable ends the process with code 1, each one named. */
+export function configFromEnv(): Config {
+  try {
+    return loadConfig(Deno.env.toObject());
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      Deno.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Opens and migrates the database, serves, runs the background jobs, and drains on SIGTERM or SIGINT. */
+export async function start(config: Config, options: StartOptions = {}): Promise<void> {
+  setLogLevel(config.LOG_LEVEL);
+  // Until the server listens, any failure ends the start with code 1 (a supervisor retries). Once serving, no
+  // stray rejection or exception may end the process: each leaves one JSON line with its stack and the
+  // process keeps serving. The only deliberate exit is the listener failing for good (below).
+  let serving = false;
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    const error = event.reason instanceof Error ? event.reason : new Error(String(event.reason));
+    if (!serving) return fatal("start-up failed", error);
+    event.preventDefault();
+    log.error("unhandled rejection (still serving)", { error: error.message, stack: error.stack });
   });
-});
+  globalThis.addEventListener("error", (event) => {
+    if (!serving) return fatal("start-up failed", event.error ?? new Error(String(event.message)));
+    event.preventDefault();
+    log.error("uncaught exception (still serving)", {
+      error: String(event.message),
+      stack: event.error?.stack,
+    });
+  });
+  let db: Db;
+  const freshDataDir = !config.DATABASE_URL &&
+    !await Deno.stat(config.DATA_DIR).then(() => true, () => false);
+  try {
+    db = await openDb({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+    });
+  } catch (error) {
+    if (error instanceof StorageError) {
+      // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
+      console.error(
+        `${error.message}\nThe embedded database needs DATA_DIR to be a writable directory with at least ` +
+          `${config.DATA_DIR_MIN_FREE_MB} MB free (DATA_DIR_MIN_FREE_MB). Nothing stored there was changed.`,
+      );
+      Deno.exit(1);
+    }
+    throw error;
+  }
+  if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
+  const applied = await migrate(db);
+  if (applied.length) log.info("migrations applied", { applied });
+  if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
+    log.info("administrator created from ADMIN_EMAIL");
+  }
+  // This process's cache of the month salts: owned here, for this database only.
+  const visitorKeys = new VisitorKeys(db, config.ANALYTICS_TZ);
+  const app = await createApp(
+    { config, db, assets: await loadAssets(), locales: await loadLocales(), visitorKeys },
+    { extend: options.extend },
+  );
+
+  // The guard owns the public socket: bounded connections, header/body/keep-alive timeouts (conn_guard.ts).
+  const server = await serveGuarded({
+    port: config.PORT,
+    hostname: config.HOST,
+    handler: app.fetch,
+    onListen: ({ hostname, port }) => {
+      const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
+      console.log(
+        `listening on http://${shown}:${port} (${
+          db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
+        })`,
+      );
+    },
+  });
+  serving = true;
+  log.info("connection guard", { fdBudget: server.stats().fdBudget });
+  server.finished.catch((error) => {
+    fatal("the listener failed (a supervisor restarts the process)", error);
+  });
+
+  const jobs = startJobs([
+    // Queued Meta events (none without pixel id and token) and new leads for the configured destinations
+    // (webhook, Pipefy, Trello, e-mail), every two seconds in every instance.
+    metaDeliveryJob(db, config),
+    leadDeliveryJob(db, config),
+    // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
+    rollupJob(db, { timeZone: config.ANALYTICS_TZ }),
+    // Raw events past RETENTION_DAYS, expired sessions, old counters and salts, hourly; with several
+    // instances only the holder of each job's lock works.
+    ...retentionJobs(db, {
+      retentionDays: config.RETENTION_DAYS,
+      timeZone: config.ANALYTICS_TZ,
+      visitorKeys,
+    }),
+  ].filter((job) => job !== null));
+
+  let stopping = false;
+  async function shutdown(signal: string) {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down: finishing in-flight requests", { signal });
+    // Whatever happens below (a client that never finishes sending its body, a database that stopped
+    // answering), the process exits before an orchestrator's usual 10 s grace period ends.
+    setTimeout(() => {
+      log.error("shutdown took too long: exiting now", { limitMs: EXIT_LIMIT_MS });
+      Deno.exit(1);
+    }, EXIT_LIMIT_MS);
+    // Stops accepting, waits for the requests in flight (each acknowledged event is committed before its 202).
+    const drained = await Promise.race([
+      server.shutdown().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), DRAIN_LIMIT_MS)),
+    ]);
+    if (!drained) {
+      log.warn("requests still open after the drain limit: closing anyway", { limitMs: DRAIN_LIMIT_MS });
+    }
+    await closeTracking(db); // writes any tracking batch still queued before the database closes
+    await jobs.stop(); // lets a delivery in progress record its outcome, a purge in progress commit
+    await db.close();
+    Deno.exit(0);
+  }
+  Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
+  Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+}
+
 function fatal(what: string, error: Error): never {
   log.error(`${what}: exiting with code 1`, { error: error.message, stack: error.stack });
   Deno.exit(1);
 }
-let db: Db;
-const freshDataDir = !config.DATABASE_URL && !await Deno.stat(config.DATA_DIR).then(() => true, () => false);
-try {
-  db = await openDb({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
-  });
-} catch (error) {
-  if (error instanceof StorageError) {
-    // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
-    console.error(
-      `${error.message}\nThe embedded database needs DATA_DIR to be a writable directory with at least ` +
-        `${config.DATA_DIR_MIN_FREE_MB} MB free (DATA_DIR_MIN_FREE_MB). Nothing stored there was changed.`,
-    );
-    Deno.exit(1);
-  }
-  throw error;
-}
-if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
-const applied = await migrate(db);
-if (applied.length) log.info("migrations applied", { applied });
-if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
-  log.info("administrator created from ADMIN_EMAIL");
-}
-const app = await createApp({ config, db, assets: await loadAssets(), locales: await loadLocales() });
-
-// The guard owns the public socket: bounded connections, header/body/keep-alive timeouts (conn_guard.ts).
-const server = await serveGuarded({
-  port: config.PORT,
-  hostname: config.HOST,
-  handler: app.fetch,
-  onListen: ({ hostname, port }) => {
-    const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
-    console.log(
-      `listening on http://${shown}:${port} (${
-        db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
-      })`,
-    );
-  },
-});
-serving = true;
-log.info("connection guard", { fdBudget: server.stats().fdBudget });
-server.finished.catch((error) => {
-  fatal("the listener failed (a supervisor restarts the process)", error);
-});
-
-// Delivers queued Meta events in the background (a no-op without pixel id and token).
-const metaWorker = startMetaWorker(db, config);
-// Delivers new leads to the configured destinations (webhook, Pipefy, Trello, e-mail); a no-op without any.
-const leadWorker = startLeadDeliveryWorker(db, config);
-// Roll-ups and purges (RETENTION_DAYS), hourly; with several instances only the lock holder works.
-const retention = startRetention(db, { retentionDays: config.RETENTION_DAYS, timeZone: config.ANALYTICS_TZ });
-// Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
-const rollups = startRollups(db, { timeZone: config.ANALYTICS_TZ });
 
 /**
  * DATA_DIR 0700, its files 0600 (PGlite creates them 0666): at start, saying what was repaired in an existing
@@ -129,32 +189,4 @@ async function keepDataDirPrivate(dataDir: string, fresh: boolean) {
 const DRAIN_LIMIT_MS = 6_000;
 const EXIT_LIMIT_MS = 9_500;
 
-let stopping = false;
-async function shutdown(signal: string) {
-  if (stopping) return;
-  stopping = true;
-  log.info("shutting down: finishing in-flight requests", { signal });
-  // Whatever happens below (a client that never finishes sending its body, a database that stopped
-  // answering), the process exits before an orchestrator's usual 10 s grace period ends.
-  setTimeout(() => {
-    log.error("shutdown took too long: exiting now", { limitMs: EXIT_LIMIT_MS });
-    Deno.exit(1);
-  }, EXIT_LIMIT_MS);
-  // Stops accepting, waits for the requests in flight (each acknowledged event is committed before its 202).
-  const drained = await Promise.race([
-    server.shutdown().then(() => true),
-    new Promise<false>((resolve) => setTimeout(() => resolve(false), DRAIN_LIMIT_MS)),
-  ]);
-  if (!drained) {
-    log.warn("requests still open after the drain limit: closing anyway", { limitMs: DRAIN_LIMIT_MS });
-  }
-  await closeTracking(db); // writes any tracking batch still queued before the database closes
-  await metaWorker.stop(); // lets a delivery in progress record its outcome
-  await leadWorker.stop();
-  await retention.stop(); // lets a run in progress commit
-  await rollups.stop();
-  await db.close();
-  Deno.exit(0);
-}
-Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
-Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+if (import.meta.main) await start(configFromEnv());

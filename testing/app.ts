@@ -44,6 +44,8 @@ export interface TestAppOptions {
   assets?: Assets;
   now?: () => Date;
   db?: Db;
+  /** Routes added before the catch-alls, as `start`'s `extend` adds them (bench/server.ts). */
+  extend?: (app: Hono<AppEnv>) => void;
 }
 
 /** The real app over an empty test database. */
@@ -57,7 +59,7 @@ export async function testApp(kind: DbKind, options: TestAppOptions = {}): Promi
     locales: await locales,
     now: options.now,
   };
-  const app = await createApp(deps);
+  const app = await createApp(deps, { extend: options.extend });
   const request = (path: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     if (!headers.has("user-agent")) {

@@ -22,7 +22,7 @@ export interface TrackedEvent {
 export interface TrackedVisit extends TrackedEvent {
   utmTerm: string | null;
   utmContent: string | null;
-  /** The address's keys for the next months (services/visitor_key.ts visitorLinkKeys). */
+  /** The address's keys for the next months (services/visitor_key.ts VisitorKeys.linkKeys). */
   linkKeys?: string[];
   trafficMedium?: string | null;
   /** The referring site's host (never this site's). */

@@ -8,6 +8,40 @@ export interface Migration {
 /** Arbitrary but fixed key: every instance of this app takes the same advisory lock while migrating. */
 const MIGRATION_LOCK_KEY = 720_451_993;
 
+/**
+ * Numbers that were never used: 00001 was followed by 00005 when the first migrations were folded into
+ * 00001 before any release, and applied databases record the names as they are. Never renumber a migration
+ * to close a gap (every database would apply it again); the check below refuses any gap but these.
+ */
+const NEVER_USED = new Set([2, 3, 4]);
+
+/** A migrations folder with a missing or repeated number: refused before anything is applied. */
+export class MigrationNumberingError extends Error {}
+
+/**
+ * Throws unless the migrations, sorted by name, are numbered 00001, 00002… with no gap (except the numbers
+ * in NEVER_USED) and no number twice: a gap means a file was lost in a merge or a rename, and a database
+ * migrated without it could not be told apart from one migrated with it.
+ */
+export function checkNumbering(names: string[]): void {
+  let expected = 1;
+  for (const name of names) {
+    const number = Number(name.slice(0, 5));
+    while (NEVER_USED.has(expected) && number !== expected) expected++;
+    if (number === expected) {
+      expected++;
+      continue;
+    }
+    const want = String(expected).padStart(5, "0");
+    throw new MigrationNumberingError(
+      number < expected
+        ? `migrations: ${name} repeats number ${name.slice(0, 5)}; give it the next free number, ${want}`
+        : `migrations: ${name} follows a gap, ${want} is missing; number the next migration ${want} (never ` +
+          `renumber an applied one)`,
+    );
+  }
+}
+
 /** Reads `migrations/*.sql` (next to the source, not the working directory), sorted by file name. */
 export async function readMigrations(
   dir = new URL("../../migrations/", import.meta.url),
@@ -29,6 +63,7 @@ export async function readMigrations(
  */
 export async function migrate(db: Db, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? await readMigrations();
+  checkNumbering(all.map((m) => m.name));
   return await db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
     await tx.query(

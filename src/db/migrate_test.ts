@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { openDb } from "./client.ts";
-import { migrate, readMigrations } from "./migrate.ts";
+import { checkNumbering, migrate, MigrationNumberingError, readMigrations } from "./migrate.ts";
 import { dbTest } from "../../testing/db.ts";
 
 Deno.test("migrate: files are numbered and read in order", async () => {
@@ -8,6 +8,41 @@ Deno.test("migrate: files are numbered and read in order", async () => {
   assert.ok(names.length >= 1);
   assert.deepEqual(names, [...names].sort());
   assert.equal(names[0], "00001_init.sql");
+});
+
+Deno.test("migrate: the real folder is numbered without a gap (00002-00004 never existed)", async () => {
+  checkNumbering((await readMigrations()).map((m) => m.name));
+});
+
+Deno.test("migrate: a gap or a repeated number is refused, naming the file and the number expected", async () => {
+  const real = (await readMigrations()).map((m) => m.name);
+  const last = Number(real.at(-1)!.slice(0, 5));
+  const pad = (n: number) => String(n).padStart(5, "0");
+  const gap = [...real, `${pad(last + 2)}_skips_one.sql`];
+  assert.throws(
+    () => checkNumbering(gap),
+    (error: Error) =>
+      error instanceof MigrationNumberingError &&
+      error.message.includes(`${pad(last + 2)}_skips_one.sql follows a gap, ${pad(last + 1)} is missing`),
+  );
+  assert.throws(
+    () => checkNumbering([...real, `${pad(last)}_twice.sql`].sort()),
+    (error: Error) => error instanceof MigrationNumberingError && /repeats number/.test(error.message),
+  );
+  // The documented exception is only 00002-00004, right after 00001.
+  assert.throws(() => checkNumbering(["00001_init.sql", "00006_x.sql"]), /00005 is missing/);
+  checkNumbering([...real, `${pad(last + 1)}_next.sql`]);
+});
+
+dbTest("migrate: a folder with a gap applies nothing", async (db) => {
+  const real = await readMigrations();
+  const before = await db.query("select name from schema_migrations");
+  await assert.rejects(
+    migrate(db, [...real, { name: "00099_late.sql", sql: "create table late (id int)" }]),
+    MigrationNumberingError,
+  );
+  assert.deepEqual(await db.query("select name from schema_migrations"), before);
+  assert.deepEqual(await db.query("select 1 from pg_tables where tablename = 'late'"), []);
 });
 
 dbTest("migrate: a second run applies nothing", async (db) => {

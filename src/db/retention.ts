@@ -1,26 +1,9 @@
-// Purges of the retention job (its roll-ups are in rollups.ts). `boundary` is always a local midnight in
+// Purges of raw events (their roll-ups are in rollups.ts). `boundary` is always a local midnight in
 // the analytics time zone, so a day is either wholly purged or wholly kept raw.
 import type { Queryable } from "./client.ts";
 import { EVENT_TABLES, type EventTable } from "./event_columns.ts";
 
 export type { EventTable } from "./event_columns.ts";
-
-/**
- * Every instance takes this transaction-scoped advisory lock, paired with its schema (advisory locks are
- * per database, and several apps or test runs may share one in their own schemas); only the holder works.
- */
-export const RETENTION_LOCK_KEY = 720_451_994;
-
-/** Takes the retention lock for the current transaction; false when another instance holds it. */
-export async function tryRetentionLock(tx: Queryable): Promise<boolean> {
-  const rows = await tx.query<{ locked: boolean }>(
-    "select pg_try_advisory_xact_lock($1, hashtext(current_schema())) as locked",
-    [
-      RETENTION_LOCK_KEY,
-    ],
-  );
-  return rows[0].locked;
-}
 
 /** The local midnight `days` days before the local date of `now`: raw events before it are purged. */
 export async function retentionBoundary(db: Queryable, now: Date, tz: string, days: number): Promise<Date> {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { type Db, openDb } from "../db/client.ts";
 import { migrate, readMigrations } from "../db/migrate.ts";
-import type { AppDeps, AppEnv } from "../server/env.ts";
+import type { AppEnv, AppRuntime } from "../server/env.ts";
 import { appTest, testConfig } from "../../testing/app.ts";
 import { withOwnSchema } from "../../testing/db.ts";
 import { type HealthOptions, healthRoutes } from "./health.ts";
@@ -13,7 +13,7 @@ const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 function probes(db: Db, options: HealthOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
-    c.set("deps", { config: testConfig(), db } as AppDeps);
+    c.set("deps", { config: testConfig(), db } as AppRuntime);
     await next();
   });
   app.route("/", healthRoutes(options));

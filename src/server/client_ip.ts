@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getConnInfo } from "hono/deno";
 import type { AppEnv } from "./env.ts";
-import { type Cidr, formatIp, inCidr, type Ip, parseIp } from "./ip.ts";
+import { type Cidr, formatIp, inCidr, type Ip, parseIp } from "../core/ip.ts";
 
 /** A usable client address: parses strictly and is not the unspecified address (0.0.0.0, ::). */
 function usable(text: string): Ip | null {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { forwardedClient } from "./client_ip.ts";
-import { parseCidr } from "./ip.ts";
+import { parseCidr } from "../core/ip.ts";
 import { loadConfig } from "../config.ts";
 import { appTest } from "../../testing/app.ts";
 

@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { Assets } from "./assets.ts";
 import type { Locales } from "./locales.ts";
 import type { Session } from "../services/sessions.ts";
+import type { VisitorKeys } from "../services/visitor_key.ts";
 
 /** Who sent a public write (server/middleware/visitor.ts). */
 export interface Visitor {
@@ -22,12 +23,17 @@ export interface AppDeps {
   locales: Locales;
   /** Current time; tests may fix it. */
   now?: () => Date;
+  /** The visitor keys over `db`'s salts (main.ts makes them; createApp makes them for an app given none). */
+  visitorKeys?: VisitorKeys;
 }
+
+/** What the handlers see: the deps with everything createApp fills in. */
+export type AppRuntime = AppDeps & { visitorKeys: VisitorKeys };
 
 /** Request state, typed once. */
 export type AppEnv = {
   Variables: {
-    deps: AppDeps;
+    deps: AppRuntime;
     /** The request's clock, read once when it arrives (deps.now, or the system clock). */
     now: Date;
     requestId: string;

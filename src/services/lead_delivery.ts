@@ -30,7 +30,8 @@ import {
   type SenderOptions,
 } from "./lead_destinations.ts";
 import { emailSender } from "./lead_email.ts";
-import { backoffMs, type Poller, startPoller } from "./outbox.ts";
+import { backoffMs } from "./outbox.ts";
+import type { JobSpec } from "./jobs.ts";
 
 /** Transient failures are retried for this long (from the lead's arrival or the last "Reenviar"). */
 export const DELIVERY_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
@@ -148,22 +149,23 @@ async function deliverDestination(
   }
 }
 
-/** Polls for due deliveries every `intervalMs` until stopped; a no-op when no destination is configured. */
-export function startLeadDeliveryWorker(
+/**
+ * The delivery job: polls for due deliveries every two seconds; null when no destination is configured. No
+ * lock: every instance delivers (rows are claimed under leases).
+ */
+export function leadDeliveryJob(
   db: Db,
   config: Config,
-  options: DeliveryOptions & { intervalMs?: number } = {},
-): Poller {
+  options: DeliveryOptions & { every?: number } = {},
+): JobSpec<DeliveryReport> | null {
   const senders = createSenders(config, options);
-  if (!senders.length) return { stop: () => Promise.resolve() };
-  const poller = startPoller(
-    "lead delivery worker",
-    () => deliverDueLeads(db, config, senders, options),
-    options.intervalMs ?? 2000,
-  );
+  if (!senders.length) return null;
   return {
-    async stop() {
-      await poller.stop();
+    name: "lead-delivery",
+    db,
+    every: options.every ?? 2000,
+    run: () => deliverDueLeads(db, config, senders, options),
+    close: () => {
       for (const sender of senders) sender.close?.();
     },
   };

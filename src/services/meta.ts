@@ -13,7 +13,8 @@ import {
   rescheduleMetaEvent,
 } from "../db/meta_outbox.ts";
 import { log } from "../core/log.ts";
-import { backoffMs, type Poller, startPoller } from "./outbox.ts";
+import { backoffMs } from "./outbox.ts";
+import type { JobSpec } from "./jobs.ts";
 import { buildServerEvent, type EventInput, type MetaClient } from "./meta_event.ts";
 
 export const META_BATCH_MAX = 1000;
@@ -178,19 +179,21 @@ async function deliverBatch(
   log.warn("meta delivery failed, will retry", { events: rows.length, error: outcome.error });
 }
 
-export type MetaWorker = Poller;
-
-/** Polls the outbox every `intervalMs` until stopped. Several instances may run side by side. */
-export function startMetaWorker(
+/**
+ * The delivery job: polls the outbox every two seconds; null when Meta is not configured. No lock: several
+ * instances may run side by side (each claims its rows under a lease).
+ */
+export function metaDeliveryJob(
   db: Db,
   config: MetaConfig,
-  options: { now?: () => Date; intervalMs?: number } = {},
-): MetaWorker {
-  if (!metaEnabled(config)) return { stop: () => Promise.resolve() };
+  options: { now?: () => Date; every?: number } = {},
+): JobSpec<DeliveryReport> | null {
+  if (!metaEnabled(config)) return null;
   const now = options.now ?? (() => new Date());
-  return startPoller(
-    "meta worker",
-    () => deliverDueMetaEvents(db, config, { now }),
-    options.intervalMs ?? 2000,
-  );
+  return {
+    name: "meta-delivery",
+    db,
+    every: options.every ?? 2000,
+    run: () => deliverDueMetaEvents(db, config, { now }),
+  };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Db, Queryable } from "../db/client.ts";
-import { RETENTION_LOCK_KEY } from "../db/retention.ts";
+import { ANALYTICS_LOCK } from "../db/job_locks.ts";
 import {
   allTimeClicksAndConversions,
   conversionBySource,
@@ -14,12 +14,34 @@ import {
 } from "../db/analytics.ts";
 import { dbTest } from "../../testing/db.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
-import { runRetention, startRetention } from "./retention.ts";
+import { runJobOnce, startJobs } from "./jobs.ts";
+import { type RawEventsReport, retentionJobs } from "./retention.ts";
 
 const TZ = "America/Sao_Paulo";
 const NOW = new Date("2026-11-22T12:00:00Z");
 // 400 local days before 2026-11-22 is 2025-10-18: everything before its São Paulo midnight goes.
 const OPTIONS = { retentionDays: 400, timeZone: TZ, now: NOW };
+
+/** Each retention job once, in the timer's order, and what they did together. */
+async function runRetention(db: Db, { now, ...options }: typeof OPTIONS) {
+  const outcomes = [];
+  for (const job of retentionJobs(db, options)) outcomes.push(await runJobOnce(job, now));
+  const [raw, sessions, counters, salts] = outcomes;
+  const done = <T>(outcome: typeof raw) => outcome.status === "done" ? outcome.result as T : undefined;
+  const rawReport = done<RawEventsReport>(raw);
+  return {
+    /** The raw-event purge found the analytics lock taken. */
+    skipped: raw.status === "locked",
+    boundary: rawReport?.boundary,
+    rolledUp: rawReport?.rolledUp,
+    purged: {
+      ...rawReport?.purged,
+      sessions: done<number>(sessions),
+      ...done<Record<string, number>>(counters),
+      salts: done<number>(salts),
+    },
+  };
+}
 const TABLES = [
   "visits",
   "clicks",
@@ -235,7 +257,7 @@ dbTest("retention: only one instance works while another holds the lock", async 
   }
   let report: Awaited<ReturnType<typeof runRetention>> | undefined;
   await db.transaction(async (tx) => {
-    await tx.query("select pg_advisory_xact_lock($1, hashtext(current_schema()))", [RETENTION_LOCK_KEY]);
+    await tx.query("select pg_advisory_xact_lock($1, hashtext(current_schema()))", [ANALYTICS_LOCK]);
     report = await runRetention(db, OPTIONS); // another connection of the pool, like another instance
   });
   assert.equal(report?.skipped, true);
@@ -244,17 +266,26 @@ dbTest("retention: only one instance works while another holds the lock", async 
   assert.equal((await counts(db)).visits, 3);
 });
 
-dbTest("retention: the timer runs the job soon after start and stops cleanly", async (db) => {
+dbTest("retention: the timer runs the jobs soon after start and stops cleanly", async (db) => {
   await seed(db);
-  const job = startRetention(db, { ...OPTIONS, now: () => NOW, firstDelayMs: 0, intervalMs: 3_600_000 });
+  const expected = {
+    visits: 3,
+    clicks: 1,
+    conversions: 1,
+    sessions: 1,
+    rate_limits: 1,
+    login_failures: 1,
+    visitor_salts: 2,
+  };
+  const job = startJobs(retentionJobs(db, { ...OPTIONS, now: () => NOW, firstDelay: 0, every: 3_600_000 }));
   try {
-    for (let i = 0; i < 200 && (await counts(db)).visits !== 3; i++) {
+    for (let i = 0; i < 200 && JSON.stringify(await counts(db)) !== JSON.stringify(expected); i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   } finally {
     await job.stop();
   }
-  assert.equal((await counts(db)).visits, 3);
+  assert.deepEqual(await counts(db), expected);
   assert.equal((await rollUps(db)).totals.length, 5);
 });
 

@@ -1,7 +1,7 @@
 // The roll-up job: folds events into the roll-up tables (migrations/00006) up to a couple of minutes ago,
 // so dashboard queries read raw events only for the last few minutes.
 import type { Db, Queryable } from "../db/client.ts";
-import { tryRetentionLock } from "../db/retention.ts";
+import { ANALYTICS_LOCK } from "../db/job_locks.ts";
 import {
   earliestRawDay,
   rollUpChannelActions,
@@ -13,8 +13,8 @@ import {
   roomForRollups,
   setRolledUntil,
 } from "../db/rollups.ts";
-import { log } from "../core/log.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
+import { type JobSpec, runJobOnce } from "./jobs.ts";
 
 /**
  * Events are rolled up only once they are this old: writes are stamped when received but may commit a
@@ -74,45 +74,31 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   return report;
 }
 
-/** Runs the roll-up job once in its own transaction; null when another instance holds the lock. */
-export async function runRollups(db: Db, timeZone: string, now: Date): Promise<RollupReport | null> {
-  return await db.transaction(async (tx) => {
-    if (!await tryRetentionLock(tx)) return null;
-    return await rollUpToNow(tx, timeZone, now);
-  });
-}
-
-export interface RollupTimerOptions {
+export interface RollupJobOptions {
   timeZone: string;
   /** Delay before the first run; default five seconds. */
-  firstDelayMs?: number;
+  firstDelay?: number;
   /** Time between runs; default five minutes (the raw part of a dashboard query stays that small). */
-  intervalMs?: number;
+  every?: number;
   now?: () => Date;
 }
 
-/** Runs the job soon after start and then every interval, until `stop()` (which waits for a run in progress). */
-export function startRollups(db: Db, options: RollupTimerOptions): { stop(): Promise<void> } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    running = runRollups(db, options.timeZone, options.now?.() ?? new Date())
-      .then((report) => {
-        if (report?.days) log.debug("roll-up run", { ...report });
-      })
-      .catch((error) => log.error("roll-up run failed", { error: String(error), stack: error?.stack }))
-      .finally(() => {
-        running = undefined;
-        if (!stopped) timer = setTimeout(tick, options.intervalMs ?? 300_000);
-      });
-  };
-  timer = setTimeout(tick, options.firstDelayMs ?? 5_000);
+/** The roll-up job: soon after start, then every five minutes, under the analytics lock. */
+export function rollupJob(db: Db, options: RollupJobOptions): JobSpec<RollupReport> {
   return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
+    name: "rollups",
+    db,
+    every: options.every ?? 300_000,
+    firstDelay: options.firstDelay ?? 5_000,
+    jitter: 0.1,
+    lock: ANALYTICS_LOCK,
+    now: options.now,
+    run: (tx, now) => rollUpToNow(tx, options.timeZone, now),
   };
+}
+
+/** Runs the roll-up job once in its own transaction; null when another instance holds the lock. */
+export async function runRollups(db: Db, timeZone: string, now: Date): Promise<RollupReport | null> {
+  const outcome = await runJobOnce(rollupJob(db, { timeZone }), now);
+  return outcome.status === "done" ? outcome.result : null;
 }

@@ -3,8 +3,9 @@ import { appTest, type TestApp } from "../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { rollupState } from "../db/rollups.ts";
-import { seedAnalytics } from "../../bench/seed.ts";
-import { runRollups, startRollups } from "./rollups.ts";
+import { seedAnalytics } from "../../testing/seed.ts";
+import { startJob } from "./jobs.ts";
+import { rollupJob, runRollups } from "./rollups.ts";
 
 const TZ = "America/Sao_Paulo";
 // 12:00 local on 22 November 2026: 21 November is the last closed day.
@@ -260,7 +261,7 @@ appTest("rollups: every visitor span count equals the distinct keys of its raw v
 
 appTest("rollups: the timer runs the job soon after start and stops cleanly", async (t) => {
   await insertVisit(t.db, sp("2026-11-22T09:00:00"), "a", "/pt-br");
-  const job = startRollups(t.db, { timeZone: TZ, now: () => NOW, firstDelayMs: 0, intervalMs: 3_600_000 });
+  const job = startJob(rollupJob(t.db, { timeZone: TZ, now: () => NOW, firstDelay: 0, every: 3_600_000 }));
   try {
     for (let i = 0; i < 200 && (await rollupState(t.db)).through === null; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));

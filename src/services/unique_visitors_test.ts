@@ -7,7 +7,7 @@ import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
 import { insertClick, insertLead, sp } from "../../testing/analytics_fixture.ts";
 import { runRollups } from "./rollups.ts";
 import { recordEvent } from "./tracking.ts";
-import { forgetSalts, visitorKey, visitorLinkKeys } from "./visitor_key.ts";
+import { VisitorKeys } from "./visitor_key.ts";
 
 const TZ = "America/Sao_Paulo";
 // Tuesday 3 November 2026, 12:00 in São Paulo.
@@ -32,14 +32,14 @@ const VISITS: Record<string, string[]> = {
 };
 
 async function seed(t: TestApp) {
-  forgetSalts();
+  const keys = new VisitorKeys(t.db, TZ);
   const visits = Object.entries(VISITS).flatMap(([ip, times]) =>
     times.map((time) => ({ ip, at: sp(time + ":00") }))
   )
     .sort((a, b) => a.at.getTime() - b.at.getTime());
   for (const { ip, at } of visits) {
-    const key = await visitorKey(t.db, ip, TZ, at);
-    const links = await visitorLinkKeys(t.db, ip, TZ, at);
+    const key = await keys.key(ip, at);
+    const links = await keys.linkKeys(ip, at);
     const input = {
       source: "/pt-br",
       sessionId: "s",

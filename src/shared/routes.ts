@@ -111,12 +111,6 @@ function permanent(location: string): Resolution {
   return { kind: "redirect", location, status: 301 };
 }
 
-/** Replaces the language prefix of a site path, keeping the page: used by the language selector. */
-export function switchLangPath(pathname: string, lang: Lang): string {
-  const resolved = resolvePath(pathname);
-  return resolved.kind === "page" ? pagePath(resolved.page, lang) : pagePath("home", lang);
-}
-
 /** Every public URL with its alternates, for the sitemap and hreflang tags. */
 export function alternates(page: PageId): { lang: Lang; path: string }[] {
   return LANGS.map((lang) => ({ lang, path: pagePath(page, lang) }));

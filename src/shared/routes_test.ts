@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { pagePath, resolvePath, switchLangPath } from "./routes.ts";
+import { LANGS } from "./languages.ts";
+import { pagePath, PAGES as PAGE_IDS, resolvePath } from "./routes.ts";
 import { NOT_FOUND, REDIRECTS } from "./routes_fixtures.ts";
 
 const PAGES: [string, string, string][] = [
@@ -54,9 +55,14 @@ Deno.test("routes: the root is resolved by language detection", () => {
   assert.deepEqual(resolvePath("/"), { kind: "root" });
 });
 
+// The language selector links each language to pagePath(page, lang) of the page it is on (Header.tsx).
 Deno.test("routes: switching language keeps the page", () => {
-  assert.equal(switchLangPath("/pt-br/termos-de-uso", "en"), "/en/terms-of-service");
-  assert.equal(switchLangPath("/en/clientes", "es"), "/es/clientes");
-  assert.equal(switchLangPath("/whatever", "es"), "/es");
+  assert.equal(pagePath("terms", "en"), "/en/terms-of-service");
+  assert.equal(pagePath("customers", "es"), "/es/clientes");
   assert.equal(pagePath("home", "pt"), "/pt-br");
+  for (const page of PAGE_IDS) {
+    for (const lang of LANGS) {
+      assert.deepEqual(resolvePath(pagePath(page, lang)), { kind: "page", page, lang }, `${page} ${lang}`);
+    }
+  }
 });

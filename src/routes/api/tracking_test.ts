@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { appTest, type TestApp } from "../../../testing/app.ts";
-import { forgetSalts } from "../../services/visitor_key.ts";
 
 const visit = {
   source: "/pt-br/?utm_source=google",
@@ -119,7 +118,6 @@ appTest(
   "tracking: a visit also stores the address's keys for the next months starting within 61 days (link keys)",
   async (t) => {
     // 3 November 2026 in São Paulo: December starts within 61 days, January (61 days on is 3 January) too.
-    forgetSalts(); // salts cached by earlier tests belong to their databases
     assert.equal((await t.postJson("/api/tracking/visit", visit)).status, 202);
     const [row] = await t.db.query<{ visitor_key: string; link_keys: string[] }>(
       "select visitor_key, link_keys from visits",

@@ -1,8 +1,8 @@
-// Same-process ceilings for `deno task bench`, mounted only when BENCH_CEILINGS=1 (never in production):
+// Same-process ceilings for `deno task bench`, added by bench/server.ts (the production app never has them):
 // what this server does when a route does no work of its own, so the bench reports ratios that hold on a
 // noisy machine. Both answers are fixed; neither reads the request or the database.
 import { Hono } from "hono";
-import type { AppEnv } from "../server/env.ts";
+import type { AppEnv } from "../src/server/env.ts";
 
 interface Snapshot {
   body: Uint8Array<ArrayBuffer>;
@@ -38,4 +38,9 @@ export function benchCeilings(app: Hono<AppEnv>): Hono<AppEnv> {
   });
   bench.post("/__bench/204", (c) => c.body(null, 204));
   return bench;
+}
+
+/** The `extend` hook for `start` and `createApp`: mounts the ceilings before the catch-alls. */
+export function addCeilings(app: Hono<AppEnv>): void {
+  app.route("/", benchCeilings(app));
 }

@@ -1,11 +1,12 @@
-// Realistic analytics data for the benchmarks: visits, plan clicks, conversions and leads over the last
+// The one seeder: realistic analytics data for the benchmarks, the dashboard's browser tests and their
+// screenshots: visits, plan clicks, conversions and leads over the last
 // `days` local days (ANALYTICS_TZ) ending now, with UTM, referrer, click-id and page mixes over the real
 // public paths (source, medium and channel derived by the server's own rules, services/attribution.ts) and
 // visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month, and
 // each visit's link keys for the next months, so the roll-ups match visitors across months as in production).
 // PostgreSQL is written with COPY; PGlite with big array inserts. The roll-up job then runs, so the data
 // is in the state a long-running server would have.
-//   DATABASE_URL=postgres://… deno run -A bench/seed.ts [--visits 1000000] [--schema name]
+//   DATABASE_URL=postgres://… deno run -A testing/seed.ts [--visits 1000000] [--schema name]
 // Without DATABASE_URL it seeds the PGlite database in DATA_DIR (default ./data). Rows are added to what
 // the database already holds.
 import { parseArgs } from "node:util";

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { gunzipSync } from "node:zlib";
-import { appTest } from "../../testing/app.ts";
+import { appTest } from "../testing/app.ts";
+import { addCeilings } from "./ceilings.ts";
 
-appTest("bench ceilings: absent unless BENCH_CEILINGS=1", async (t) => {
+appTest("bench ceilings: absent from the production app", async (t) => {
   const page = await t.request("/__bench/page", { headers: { "accept-encoding": "gzip" } });
   assert.equal(page.status, 404);
   assert.match(page.headers.get("content-type") ?? "", /text\/html/);
@@ -10,9 +11,10 @@ appTest("bench ceilings: absent unless BENCH_CEILINGS=1", async (t) => {
   const post = await t.postJson("/__bench/204", {});
   assert.notEqual(post.status, 204);
   await post.body?.cancel();
+  assert.deepEqual(t.app.routes.filter((r) => r.path.startsWith("/__bench")), []);
 });
 
-appTest("bench ceilings: serve the /pt-br bytes from memory and a bare 204", async (t) => {
+appTest("bench ceilings: the bench's app serves the /pt-br bytes from memory and a bare 204", async (t) => {
   const page = await t.request("/__bench/page", { headers: { "accept-encoding": "gzip" } });
   assert.equal(page.status, 200);
   assert.match(page.headers.get("content-type") ?? "", /text\/html/);
@@ -26,4 +28,4 @@ appTest("bench ceilings: serve the /pt-br bytes from memory and a bare 204", asy
   const post = await t.request("/__bench/204", { method: "POST" });
   assert.equal(post.status, 204);
   assert.equal(await post.text(), "");
-}, { env: { BENCH_CEILINGS: "1" } });
+}, { extend: addCeilings });
