@@ -32,7 +32,13 @@ for (const kind of TEST_DATABASE_URL ? ["pglite", "postgres"] as const : ["pglit
       try {
         const server = await startServer({ env });
         const load = startLoad(server.url, { visitors: 24, browsers: 6, leadEveryMs: 20 });
-        await sleep(1_500);
+        // Signal once the load is real (over 100 visits acknowledged), however slow the machine is today.
+        const loadedBy = Date.now() + 30_000;
+        while (load.answers.filter((a) => a.kind === "visit" && a.status === 202).length <= 100) {
+          if (Date.now() > loadedBy) break; // asserted below: "too little load"
+          await sleep(50);
+        }
+        await sleep(200); // and with requests in flight
         const signalledAt = Date.now();
         const code = await server.stop(); // SIGTERM, then wait for the exit
         const exitMs = Date.now() - signalledAt;
