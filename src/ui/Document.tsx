@@ -27,7 +27,15 @@ export interface DocumentProps {
   children: ReactNode;
 }
 
-/** The whole HTML document. Only `#root` is hydrated; the head is server-owned. */
+/**
+ * Without JavaScript the header still works: the phone menu opens while its button or a link in it has focus,
+ * and the integrations list shows on hover or focus (with JavaScript, src/client/header.ts does this with the
+ * spec's timings).
+ */
+const NO_SCRIPT_CSS = ".site-nav:focus-within,.menu-toggle:focus+.site-nav{display:flex}" +
+  ".dropdown:hover .dropdown-menu[hidden],.dropdown:focus-within .dropdown-menu[hidden]{display:block}";
+
+/** The whole HTML document, server-rendered; the bootstrap script and islands act on `#root`'s markup. */
 export function Document(props: DocumentProps) {
   const { meta, nonce } = props;
   return (
@@ -68,6 +76,11 @@ export function Document(props: DocumentProps) {
           <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
         ))}
         {props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {props.script && (
+          <noscript>
+            <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
+          </noscript>
+        )}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (
           <script
