@@ -28,11 +28,11 @@ export interface DocumentProps {
 }
 
 /**
- * Without JavaScript the header still works: the phone menu opens while its button or a link in it has focus,
+ * Without JavaScript the header still works: the phone menu opens while its button has focus and stays while the pointer or focus is in it,
  * and the integrations list shows on hover or focus (with JavaScript, src/client/header.ts does this with the
  * spec's timings).
  */
-const NO_SCRIPT_CSS = ".site-nav:focus-within,.menu-toggle:focus+.site-nav{display:flex}" +
+const NO_SCRIPT_CSS = ".site-nav:focus-within,.site-nav:hover,.menu-toggle:focus+.site-nav{display:flex}" +
   ".dropdown:hover .dropdown-menu[hidden],.dropdown:focus-within .dropdown-menu[hidden]{display:block}";
 
 /** The whole HTML document, server-rendered; the bootstrap script and islands act on `#root`'s markup. */
