@@ -37,15 +37,22 @@ const ISLANDS: Record<string, () => Promise<IslandModule>> = {
 };
 
 const started = new WeakMap<HTMLElement, Promise<void>>();
+const attached = new WeakSet<HTMLElement>();
+/** A click inside a marker whose code was still on its way: handed to the island when it attaches. */
+const waitingClicks = new WeakMap<HTMLElement, Event>();
 
 /** Loads and attaches one marker's island (once); resolves when it is running. */
-function start(marker: HTMLElement, click?: Event): Promise<void> {
+function start(marker: HTMLElement): Promise<void> {
   let running = started.get(marker);
   if (!running) {
     const load = ISLANDS[marker.dataset.island ?? ""];
     if (!load) return Promise.resolve();
     const props = marker.dataset.props ? JSON.parse(marker.dataset.props) : undefined;
-    running = load().then((m) => m.default(marker, props, click));
+    running = load()
+      .then((m) => {
+        attached.add(marker);
+        return m.default(marker, props, waitingClicks.get(marker));
+      });
     started.set(marker, running);
   }
   return running;
@@ -86,11 +93,13 @@ export function startIslands(): void {
     const target = event.target instanceof Element ? event.target : null;
     if (!target) return;
     for (const marker of interactive) {
-      if (started.has(marker)) continue;
+      if (attached.has(marker)) continue;
+      const inside = marker.contains(target);
       const triggers = marker.dataset.triggers;
-      if (marker.contains(target) || (triggers && target.closest(triggers))) {
-        void start(marker, event.type === "click" ? event : undefined);
-      }
+      if (!inside && !(triggers && target.closest(triggers))) continue;
+      // A hover may have started the load; the click that follows before the code arrives is not lost.
+      if (inside && event.type === "click") waitingClicks.set(marker, event);
+      void start(marker);
     }
   };
   for (const type of INTERACTIONS) {
