@@ -76,6 +76,8 @@ export async function build(): Promise<BuildResult> {
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",
     assetNames: "[name]-[hash]",
+    // Absolute URLs in the CSS (fonts, images): public pages inline the stylesheet in their HTML.
+    publicPath: "/assets/",
     loader: { ".woff2": "file", ".woff": "file", ".svg": "file", ".png": "file", ".webp": "file" },
     define: { "process.env.NODE_ENV": '"production"' },
     metafile: true,

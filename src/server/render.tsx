@@ -169,6 +169,7 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   // Every public page loads the same small bootstrap (src/client/entries/site.ts); islands load on demand.
   const entry = deps.assets.entry(isAdmin ? "admin" : "site");
   const styles = deps.assets.entry("styles").css;
+  const pageStyles = isAdmin ? entry.css : [...styles, ...entry.css]; // the admin bundle carries its own base.css
   const meta = headFor(deps, lang, page, i18n.t);
   const data: PageData = { lang, page, config: publicConfig(deps) };
   const root = isAdmin
@@ -179,7 +180,8 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
       meta={meta}
       nonce={nonce}
-      styles={isAdmin ? entry.css : [...styles, ...entry.css]} // the admin bundle carries its own base.css
+      styles={pageStyles}
+      inlineCss={isAdmin ? undefined : deps.assets.inlineCss(pageStyles)}
       fonts={isAdmin ? undefined : deps.assets.entry("styles").fonts}
       script={entry.js}
       preloads={entry.imports}
@@ -220,6 +222,7 @@ function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
       meta={meta}
       nonce={nonce}
       styles={[...styles.css, ...entry.css]}
+      inlineCss={deps.assets.inlineCss([...styles.css, ...entry.css])}
       fonts={styles.fonts}
       script={entry.js}
       preloads={entry.imports}

@@ -19,6 +19,8 @@ export interface DocumentProps {
   meta: HeadMeta;
   nonce: string;
   styles: string[];
+  /** Stylesheet text inlined in the head (public pages: nothing render-blocking to fetch); replaces `styles`. */
+  inlineCss?: string;
   script?: string;
   preloads: string[];
   /** Font files the first paint needs (preloaded so text does not reflow when they arrive). */
@@ -75,7 +77,9 @@ export function Document(props: DocumentProps) {
         {props.fonts?.map((href) => (
           <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
         ))}
-        {props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {props.inlineCss !== undefined
+          ? <style dangerouslySetInnerHTML={{ __html: props.inlineCss }} />
+          : props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
         {props.script && (
           <noscript>
             <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
