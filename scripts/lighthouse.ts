@@ -52,6 +52,33 @@ interface Row {
 
 const load = () => Deno.loadavg()[0].toFixed(2);
 
+/**
+ * Writes the runs so far into this script's part of docs/PERFORMANCE.md (between its markers, in the section
+ * "Islands (issue 16)"), after every run: a long series stopped half-way keeps what it measured.
+ */
+async function writeTables(tables: string[]): Promise<void> {
+  const section = `<!-- lighthouse-runs:start -->
+
+Measured with \`deno task lighthouse --runs ${runs}\` (${LIGHTHOUSE}, mobile preset with simulated throttling,
+system Chromium, the production build served by the app over an empty PGlite database). Floors: performance
+>= 98, TBT <= 50 ms, CLS 0, accessibility, best practices and SEO 100. "load" is the machine's 1-minute load
+average when the page was measured (2 cores, shared).
+
+${tables.join("\n\n")}
+
+<!-- lighthouse-runs:end -->`;
+  const docFile = new URL("../docs/PERFORMANCE.md", import.meta.url);
+  const current = await Deno.readTextFile(docFile).catch(() => "# Performance\n");
+  const markers = /<!-- lighthouse-runs:start -->[\s\S]*<!-- lighthouse-runs:end -->/;
+  await Deno.writeTextFile(
+    docFile,
+    markers.test(current)
+      ? current.replace(markers, () => section)
+      : current.trimEnd() + "\n\n## Islands (issue 16)\n\n### Lighthouse\n\n" + section + "\n",
+  );
+  await new Deno.Command(Deno.execPath(), { args: ["fmt", docFile.pathname] }).output();
+}
+
 await build();
 const server = await serveApp();
 const tables: string[] = [];
@@ -124,33 +151,12 @@ try {
     ].join("\n");
     console.log("\n" + table + "\n");
     tables.push(table);
+    await writeTables(tables);
   }
 } finally {
   await server.close();
 }
 
-// Only this script's part of docs/PERFORMANCE.md is rewritten (between its markers, in the section
-// "Islands (issue 16)"); the rest of the file is left alone.
-const section = `<!-- lighthouse-runs:start -->
-
-Measured with \`deno task lighthouse --runs ${runs}\` (${LIGHTHOUSE}, mobile preset with simulated throttling,
-system Chromium, the production build served by the app over an empty PGlite database). Floors: performance
->= 98, TBT <= 50 ms, CLS 0, accessibility, best practices and SEO 100. "load" is the machine's 1-minute load
-average when the page was measured (2 cores, shared).
-
-${tables.join("\n\n")}
-
-<!-- lighthouse-runs:end -->`;
-const docFile = new URL("../docs/PERFORMANCE.md", import.meta.url);
-const current = await Deno.readTextFile(docFile).catch(() => "# Performance\n");
-const markers = /<!-- lighthouse-runs:start -->[\s\S]*<!-- lighthouse-runs:end -->/;
-await Deno.writeTextFile(
-  docFile,
-  markers.test(current)
-    ? current.replace(markers, () => section)
-    : current.trimEnd() + "\n\n## Islands (issue 16)\n\n### Lighthouse\n\n" + section + "\n",
-);
-await new Deno.Command(Deno.execPath(), { args: ["fmt", docFile.pathname] }).output();
 if (failures.length) {
   console.error("Below the floors:\n" + failures.join("\n"));
   Deno.exit(1);
