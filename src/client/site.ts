@@ -29,8 +29,9 @@ export function startSite(): void {
   startLeadButtons();
   startConsentBanner(data.config);
   startIslands();
-  // A legal page always opens at its top, even when the browser restored an earlier scroll position.
-  if (document.querySelector("[data-scroll-top]") && !location.hash) globalThis.scrollTo(0, 0);
+  // A legal page always opens at its top: the browser does not restore an earlier scroll position there
+  // (no scrollTo, which would force a layout while the page loads).
+  if (document.querySelector("[data-scroll-top]")) history.scrollRestoration = "manual";
   startTracking(data.config, { visit: data.visit !== false });
   // Tests and tools wait for this: every behaviour of the page answers from here on.
   document.documentElement.dataset.hydrated = "true";
