@@ -55,8 +55,8 @@ export async function build(): Promise<BuildResult> {
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
   const entryPoints: Record<string, string> = {};
   for await (const entry of Deno.readDir(entriesDir)) {
-    if (entry.name.endsWith(".tsx")) {
-      entryPoints[entry.name.replace(/\.tsx$/, "")] = `src/client/entries/${entry.name}`;
+    if (/\.tsx?$/.test(entry.name)) {
+      entryPoints[entry.name.replace(/\.tsx?$/, "")] = `src/client/entries/${entry.name}`;
     }
   }
   entryPoints.styles = "src/ui/styles.css";
@@ -76,6 +76,8 @@ export async function build(): Promise<BuildResult> {
     entryNames: "[name]-[hash]",
     chunkNames: "chunk-[hash]",
     assetNames: "[name]-[hash]",
+    // Absolute URLs in the CSS (fonts, images): public pages inline the stylesheet in their HTML.
+    publicPath: "/assets/",
     loader: { ".woff2": "file", ".woff": "file", ".svg": "file", ".png": "file", ".webp": "file" },
     define: { "process.env.NODE_ENV": '"production"' },
     metafile: true,
@@ -134,9 +136,8 @@ export async function build(): Promise<BuildResult> {
 const zopfliCache = new URL("node_modules/.cache/zopfli/", root);
 
 /**
- * gzip for clients without brotli. Files over 4 KiB go through Zopfli (about 4% smaller than zlib's best,
- * which keeps the home page's JavaScript under its 100 KB gzip budget); it is slow, so results are kept by
- * content hash and a rebuild of unchanged files costs nothing.
+ * gzip for clients without brotli. Files over 4 KiB go through Zopfli (about 4% smaller than zlib's best);
+ * it is slow, so results are kept by content hash and a rebuild of unchanged files costs nothing.
  */
 async function gzip(data: Uint8Array): Promise<Uint8Array> {
   if (data.byteLength < 4096) return gzipSync(data, { level: 9 });

@@ -17,6 +17,7 @@ export const TEST_ORIGIN = "http://localhost:8000";
 /** A manifest stand-in: every entry has a script and no imports. */
 export const fakeAssets: Assets = {
   entry: (name) => ({ js: `/assets/${name}-TEST.js`, css: [], imports: [] }),
+  inlineCss: () => undefined,
 };
 
 let locales: Promise<Locales> | undefined;

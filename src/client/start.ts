@@ -1,6 +1,6 @@
-// What every public page does once hydrated: UTM and touch capture, the visit beacon (also when the page comes back
-// from the back/forward cache), re-sending leads that waited in the outbox, and the third-party scripts
-// when configured and allowed.
+// What every public page's bootstrap (site.ts) starts: UTM and touch capture, the visit beacon (also when the
+// page comes back from the back/forward cache), re-sending leads that waited in the outbox, and the
+// third-party scripts when configured and allowed.
 import type { PublicConfig } from "../shared/page_data.ts";
 import { captureTouch, captureUtm, trackVisit } from "../browser/tracking.ts";
 import { flushLeadOutbox } from "../browser/lead_outbox.ts";

@@ -52,11 +52,12 @@ appTest("pages: public pages carry canonical and hreflang alternates; admin is n
   assert.equal(admin.headers.get("cache-control"), "no-store");
 });
 
-appTest("pages: only the page's own language is embedded", async (t) => {
+appTest("pages: only the page's own language is embedded, and no locale bundle", async (t) => {
   const html = await (await t.request("/en")).text();
   const data = JSON.parse(html.match(/<script id="page-data"[^>]*>(.*?)<\/script>/)![1]);
   assert.equal(data.lang, "en");
-  assert.deepEqual(Object.keys(data.resources).sort(), ["common", "home", "lead"]);
+  assert.equal(data.resources, undefined, "islands carry the strings they use in their props");
+  assert.ok(html.includes('data-island="lead"'));
   assert.ok(!html.includes("Automação de WhatsApp Business"));
 });
 

@@ -7,6 +7,11 @@ export interface Manifest {
 export interface Assets {
   /** Script, modulepreloads and stylesheets for an entry (URLs under /assets/). */
   entry(name: string): { js?: string; css: string[]; imports: string[]; fonts?: string[] };
+  /**
+   * The text of these stylesheets, joined, to inline in a page (public pages: no render-blocking request);
+   * undefined when one is not in the build.
+   */
+  inlineCss(urls: string[]): string | undefined;
 }
 
 export const ASSETS_DIR = new URL("../../static/assets/", import.meta.url);
@@ -21,7 +26,21 @@ export async function loadAssets(dir: URL = ASSETS_DIR): Promise<Assets> {
       cause: error,
     });
   }
+  // Read once: a few tens of kilobytes, the same for every page.
+  const css = new Map<string, string>();
+  for (const entry of Object.values(manifest.entries)) {
+    for (const url of entry.css) {
+      const file = new URL(url.replace(/^\/assets\//, ""), dir);
+      const text = await Deno.readTextFile(file).catch(() => undefined);
+      // The source-map comment points next to the file; inlined, it would point under the page's path.
+      if (text !== undefined) css.set(url, text.replace(/\/\*# sourceMappingURL=.*?\*\/\s*$/, "").trimEnd());
+    }
+  }
   return {
     entry: (name) => manifest.entries[name] ?? { css: [], imports: [] },
+    inlineCss: (urls) => {
+      const texts = urls.map((u) => css.get(u));
+      return texts.every((t) => t !== undefined) ? texts.join("\n") : undefined;
+    },
   };
 }

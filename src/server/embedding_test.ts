@@ -68,7 +68,7 @@ Deno.test({
   sanitizeOps: false,
   fn: async () => {
     const manifest = JSON.parse(await Deno.readTextFile(new URL("static/assets/manifest.json", ROOT)));
-    const asset: string = manifest.entries.home.js;
+    const asset: string = manifest.entries.site.js; // the bootstrap every public page loads
     assert.match(asset, /^\/assets\/.+\.js$/);
     const cwd = await Deno.makeTempDir({ prefix: "elsewhere_" });
     const server = await startServer({ cwd, env: { DATA_DIR: join(cwd, "data"), LOG_LEVEL: "warn" } });

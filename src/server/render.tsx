@@ -46,7 +46,7 @@ const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
 };
 
 /** One i18next instance per language and page namespaces: resources are static, so instances are reusable. */
-const i18nCache = new WeakMap<AppDeps["locales"], Map<string, { i18n: i18n; resources: LangResources }>>();
+const i18nCache = new WeakMap<AppDeps["locales"], Map<string, i18n>>();
 
 function i18nFor(deps: AppDeps, lang: Lang, name: string, namespaces: readonly Namespace[]) {
   let byKey = i18nCache.get(deps.locales);
@@ -56,7 +56,7 @@ function i18nFor(deps: AppDeps, lang: Lang, name: string, namespaces: readonly N
   if (!entry) {
     const all = deps.locales[lang];
     const resources: LangResources = Object.fromEntries(namespaces.map((ns) => [ns, all[ns] ?? {}]));
-    entry = { i18n: createI18n(lang, resources), resources };
+    entry = createI18n(lang, resources);
     byKey.set(key, entry);
   }
   return entry;
@@ -164,12 +164,14 @@ function publicConfig(deps: AppDeps): PublicConfig {
 
 function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   const nonce = NONCE_SLOT;
-  const { i18n, resources } = i18nFor(deps, lang, page, PAGE_NAMESPACES[page]);
-  const entry = deps.assets.entry(page);
-  const styles = deps.assets.entry("styles").css;
-  const meta = headFor(deps, lang, page, i18n.t);
+  const i18n = i18nFor(deps, lang, page, PAGE_NAMESPACES[page]);
   const isAdmin = page === "admin";
-  const data: PageData = { lang, page, resources, config: publicConfig(deps) };
+  // Every public page loads the same small bootstrap (src/client/entries/site.ts); islands load on demand.
+  const entry = deps.assets.entry(isAdmin ? "admin" : "site");
+  const styles = deps.assets.entry("styles").css;
+  const pageStyles = isAdmin ? entry.css : [...styles, ...entry.css]; // the admin bundle carries its own base.css
+  const meta = headFor(deps, lang, page, i18n.t);
+  const data: PageData = { lang, page, config: publicConfig(deps) };
   const root = isAdmin
     ? <AdminApp />
     : <PageRoot i18n={i18n} Page={PUBLIC_COMPONENTS[page]} lang={lang} page={page} config={data.config} />;
@@ -178,7 +180,8 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
       meta={meta}
       nonce={nonce}
-      styles={isAdmin ? entry.css : [...styles, ...entry.css]} // the admin bundle carries its own base.css
+      styles={pageStyles}
+      inlineCss={isAdmin ? undefined : deps.assets.inlineCss(pageStyles)}
       fonts={isAdmin ? undefined : deps.assets.entry("styles").fonts}
       script={entry.js}
       preloads={entry.imports}
@@ -189,7 +192,7 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   );
 }
 
-/** The not-found page: status 404, no script (it has nothing to hydrate). */
+/** The not-found page: status 404, inside the site's header and footer. */
 export async function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Response> {
   const deps = c.get("deps");
   const template = await cachedTemplate(deps, `404:${lang}`, () => notFoundElement(deps, lang));
@@ -198,8 +201,8 @@ export async function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Re
 
 function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
   const nonce = NONCE_SLOT;
-  const { i18n, resources } = i18nFor(deps, lang, "notFound", NOT_FOUND_NAMESPACES);
-  const entry = deps.assets.entry("notfound");
+  const i18n = i18nFor(deps, lang, "notFound", NOT_FOUND_NAMESPACES);
+  const entry = deps.assets.entry("site");
   const styles = deps.assets.entry("styles");
   const config = publicConfig(deps);
   const meta: HeadMeta = {
@@ -211,18 +214,19 @@ function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
     siteName: SITE.brand,
     alternates: [],
   };
-  // Hydrated like any page (the header's menu and language choice need it), as the home page's
-  // language switch: the header and footer lead the visitor back into the site.
+  // The same bootstrap as any page (the header's menu and language choice need it), without the visit
+  // beacon: the header and footer lead the visitor back into the site.
   return (
     <Document
       htmlLang={LANG_INFO[lang].htmlLang}
       meta={meta}
       nonce={nonce}
       styles={[...styles.css, ...entry.css]}
+      inlineCss={deps.assets.inlineCss([...styles.css, ...entry.css])}
       fonts={styles.fonts}
       script={entry.js}
       preloads={entry.imports}
-      pageData={serializePageData({ lang, page: "home", resources, config })}
+      pageData={serializePageData({ lang, page: "home", visit: false, config })}
     >
       <PageRoot i18n={i18n} Page={NotFoundPage} lang={lang} page="home" config={config} />
     </Document>

@@ -1,12 +1,15 @@
 import type { Lang } from "./languages.ts";
-import type { LangResources } from "./i18n.ts";
 import type { PageId } from "./routes.ts";
 
-/** What the server embeds in every page for hydration: no extra request is needed to boot. */
+/**
+ * What the server embeds in every public page for its bootstrap: no translations (islands carry the few
+ * strings they need in their props).
+ */
 export interface PageData {
   lang: Lang;
   page: PageId;
-  resources: LangResources;
+  /** false on the not-found page: not a page view, no visit is recorded. */
+  visit?: false;
   /** Public, non-secret settings the browser needs. */
   config: PublicConfig;
 }

@@ -19,6 +19,8 @@ export interface DocumentProps {
   meta: HeadMeta;
   nonce: string;
   styles: string[];
+  /** Stylesheet text inlined in the head (public pages: nothing render-blocking to fetch); replaces `styles`. */
+  inlineCss?: string;
   script?: string;
   preloads: string[];
   /** Font files the first paint needs (preloaded so text does not reflow when they arrive). */
@@ -27,7 +29,15 @@ export interface DocumentProps {
   children: ReactNode;
 }
 
-/** The whole HTML document. Only `#root` is hydrated; the head is server-owned. */
+/**
+ * Without JavaScript the header still works: the phone menu opens while its button has focus and stays while the pointer or focus is in it,
+ * and the integrations list shows on hover or focus (with JavaScript, src/client/header.ts does this with the
+ * spec's timings).
+ */
+const NO_SCRIPT_CSS = ".site-nav:focus-within,.site-nav:hover,.menu-toggle:focus+.site-nav{display:flex}" +
+  ".dropdown:hover .dropdown-menu[hidden],.dropdown:focus-within .dropdown-menu[hidden]{display:block}";
+
+/** The whole HTML document, server-rendered; the bootstrap script and islands act on `#root`'s markup. */
 export function Document(props: DocumentProps) {
   const { meta, nonce } = props;
   return (
@@ -67,7 +77,14 @@ export function Document(props: DocumentProps) {
         {props.fonts?.map((href) => (
           <link key={href} rel="preload" href={href} as="font" type="font/woff2" crossOrigin="anonymous" />
         ))}
-        {props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {props.inlineCss !== undefined
+          ? <style dangerouslySetInnerHTML={{ __html: props.inlineCss }} />
+          : props.styles.map((href) => <link key={href} rel="stylesheet" href={href} />)}
+        {props.script && (
+          <noscript>
+            <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
+          </noscript>
+        )}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (
           <script

@@ -4,7 +4,7 @@ import type { PublicConfig } from "../shared/page_data.ts";
 import type { PageComponent, PageProps } from "./pages/registry.ts";
 import { PublicConfigContext } from "./public_config.ts";
 
-/** What `#root` holds, identical on server and client so hydration matches. */
+/** What `#root` holds: the page with its translations and public settings (server rendering). */
 export function PageRoot(
   { i18n, Page, config, ...props }: PageProps & { i18n: i18n; Page: PageComponent; config: PublicConfig },
 ) {

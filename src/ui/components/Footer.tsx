@@ -2,8 +2,7 @@ import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { homeAnchor, pagePath } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { openConsentSettings } from "../lead/lead_events.ts";
-import { trackEvent } from "../../browser/analytics.ts";
+import { track } from "../site/track.ts";
 import { Logo } from "../site/Logo.tsx";
 import { usePublicConfig } from "../public_config.ts";
 import { hasThirdParties } from "../../browser/consent.ts";
@@ -81,7 +80,7 @@ export function Footer({ lang }: { lang: Lang }) {
             </li>
             {consentChoice && (
               <li>
-                <button type="button" className="link-button" onClick={() => openConsentSettings()}>
+                <button type="button" className="link-button" data-consent-open="">
                   {t("footer.cookieSettings")}
                 </button>
               </li>
@@ -96,7 +95,7 @@ export function Footer({ lang }: { lang: Lang }) {
                 <a
                   href={SITE.social[key]}
                   {...external}
-                  onClick={() => trackEvent("channel_click", "social", key)}
+                  {...track("channel_click", "social", key)}
                 >
                   {label}
                 </a>

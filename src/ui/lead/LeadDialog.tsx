@@ -1,4 +1,5 @@
-// The lead-capture dialog (spec sections 2, 4 and 5). Loaded on first use by LeadModal.tsx.
+// The lead-capture dialog (spec sections 2, 4 and 5). Loaded on first use by LeadModal.tsx; its texts come
+// with the island's props.
 import {
   type FormEvent,
   type KeyboardEvent,
@@ -8,10 +9,10 @@ import {
   useRef,
   useState,
 } from "react";
-import { useTranslation } from "react-i18next";
 import { pagePath } from "../../shared/routes.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { LeadIntent } from "./lead_events.ts";
+import { type Strings, translator } from "./strings.ts";
 import {
   conversionSource,
   type LeadErrors,
@@ -33,12 +34,14 @@ const FIELDS = ["name", "email", "whatsapp"] as const;
 
 export interface LeadDialogProps {
   lang: Lang;
+  /** The `leadModal.*` texts and `common:nav.newTab`, in the page's language. */
+  strings: Strings;
   intent: LeadIntent;
   onClosed: () => void;
 }
 
-export default function LeadDialog({ lang, intent, onClosed }: LeadDialogProps) {
-  const { t } = useTranslation("lead");
+export default function LeadDialog({ lang, strings, intent, onClosed }: LeadDialogProps) {
+  const t = translator(strings);
   const dialog = useRef<HTMLDialogElement>(null);
   const inputs = useRef<Partial<Record<keyof LeadFields, HTMLInputElement | null>>>({});
   const opener = useRef<Element | null>(null);

@@ -1,20 +1,21 @@
-// The lead modal's always-present part: it listens for pricing buttons, records the click at once and
-// loads the dialog itself on first use, so pages carry none of the form's code before a visitor needs it.
+// The lead modal's island: hydrated when a visitor first reaches for a plan button (src/client/lead.ts), it
+// listens for the open event and loads the dialog itself on first use.
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { Lang } from "../../shared/languages.ts";
 import { LEAD_OPEN_EVENT, type LeadIntent } from "./lead_events.ts";
-import { trackEvent } from "../../browser/analytics.ts";
-import { trackClick } from "../../browser/tracking.ts";
+import type { Strings } from "./strings.ts";
 
 const LeadDialog = lazy(() => import("./LeadDialog.tsx"));
 
-/** Click source of spec section 7: `pricing_{plan key}_plan` or `pricing_specialist_enterprise`. */
-export function clickSource(intent: LeadIntent): string {
-  return intent.kind === "plan" ? `pricing_${intent.planKey}_plan` : "pricing_specialist_enterprise";
+export interface LeadModalProps {
+  lang: Lang;
+  strings: Strings;
+  /** Called once the modal listens for the open event. */
+  onReady?: () => void;
 }
 
-/** Mounted once per page (in Layout); renders nothing until a pricing button opens it. */
-export function LeadModal({ lang }: { lang: Lang }) {
+/** Renders nothing (also on the server) until a pricing button opens it. */
+export function LeadModal({ lang, strings, onReady }: LeadModalProps) {
   const [intent, setIntent] = useState<LeadIntent | null>(null);
   const [openCount, setOpenCount] = useState(0);
 
@@ -22,20 +23,24 @@ export function LeadModal({ lang }: { lang: Lang }) {
     const onOpen = (event: Event) => {
       const detail = (event as CustomEvent<LeadIntent>).detail;
       if (!detail) return;
-      if (detail.kind === "plan") trackEvent("pricing_plan_click", "pricing", detail.planKey);
-      else trackEvent("pricing_specialist_click", "pricing", "specialist");
-      void trackClick(clickSource(detail));
       setIntent(detail);
       setOpenCount((n) => n + 1);
     };
     addEventListener(LEAD_OPEN_EVENT, onOpen);
+    onReady?.();
     return () => removeEventListener(LEAD_OPEN_EVENT, onOpen);
   }, []);
 
   if (!intent) return null;
   return (
     <Suspense fallback={null}>
-      <LeadDialog key={openCount} lang={lang} intent={intent} onClosed={() => setIntent(null)} />
+      <LeadDialog
+        key={openCount}
+        lang={lang}
+        strings={strings}
+        intent={intent}
+        onClosed={() => setIntent(null)}
+      />
     </Suspense>
   );
 }

@@ -5,14 +5,17 @@ export type LeadIntent =
 
 export const LEAD_OPEN_EVENT = "lead:open";
 
-/** Opens the lead modal from any component (the modal listens for this event). */
+/** Opens the lead modal (the modal island listens for this event once it is running). */
 export function openLeadModal(intent: LeadIntent): void {
   globalThis.dispatchEvent(new CustomEvent<LeadIntent>(LEAD_OPEN_EVENT, { detail: intent }));
 }
 
-export const CONSENT_OPEN_EVENT = "consent:open";
+/** `data-lead`: marks a pricing link as opening the lead modal with this intent (read by src/client/lead.ts). */
+export function leadButton(intent: LeadIntent): { "data-lead": string } {
+  return { "data-lead": JSON.stringify(intent) };
+}
 
-/** Re-opens the consent choice (the footer's privacy-preferences button); the consent banner listens. */
-export function openConsentSettings(): void {
-  globalThis.dispatchEvent(new CustomEvent(CONSENT_OPEN_EVENT));
+/** Click source of spec section 7: `pricing_{plan key}_plan` or `pricing_specialist_enterprise`. */
+export function clickSource(intent: LeadIntent): string {
+  return intent.kind === "plan" ? `pricing_${intent.planKey}_plan` : "pricing_specialist_enterprise";
 }

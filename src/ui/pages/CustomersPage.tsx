@@ -4,10 +4,11 @@ import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../browser/analytics.ts";
+import { track } from "../site/track.ts";
 import { CustomerLogo } from "../site/CustomerLogo.tsx";
 import { Icon } from "../site/Icon.tsx";
 import { Section } from "../site/SectionHeader.tsx";
+import { Island } from "../Island.tsx";
 
 /** The customers page: hero with badges, stats band, 25 logos with sectors, final call to action. */
 export default function CustomersPage({ lang, page }: PageProps) {
@@ -41,24 +42,26 @@ export default function CustomersPage({ lang, page }: PageProps) {
       </section>
 
       <Section id="clientes" titleId="grid-title" t={t} keys="grid">
-        <ul className="logo-grid">
-          {SITE.customers.map((c) => (
-            <li key={c.name} className="logo-card">
-              <CustomerLogo name={c.name} src={c.logo} />
-              <p className="logo-name">{c.name}</p>
-              <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
-            </li>
-          ))}
-        </ul>
+        <Island name="logos" when="visible">
+          <ul className="logo-grid">
+            {SITE.customers.map((c) => (
+              <li key={c.name} className="logo-card">
+                <CustomerLogo name={c.name} src={c.logo} />
+                <p className="logo-name">{c.name}</p>
+                <p className="logo-sector">{t(`sectors.${c.sector}`)}</p>
+              </li>
+            ))}
+          </ul>
+        </Island>
       </Section>
 
       <CtaBand
         t={t}
         lang={lang}
-        onPricing={() => trackEvent("cta_click", "customers", "pricing")}
+        onPricing={track("cta_click", "customers", "pricing")}
         secondary={{
           href: homeAnchor(lang, "hero-cta"),
-          onClick: () => trackEvent("cta_click", "customers", "hero_cta"),
+          click: track("cta_click", "customers", "hero_cta"),
         }}
       />
     </Layout>

@@ -1,12 +1,10 @@
-import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
-import { trackEvent } from "../../browser/analytics.ts";
-import { handleAnchorClick } from "../site/anchors.ts";
+import { anchorLink, track } from "../site/track.ts";
 import { Icon, type IconName } from "../site/Icon.tsx";
 import { Section, SectionHeader } from "../site/SectionHeader.tsx";
 import { VideoCard, VideoFacade } from "../site/VideoFacade.tsx";
@@ -29,10 +27,7 @@ type Stat = { value: string; label: string };
 export default function HomePage({ lang, page }: PageProps) {
   const { t } = useTranslation("home");
   const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];
-  const cta = (label: string) => (e: MouseEvent<HTMLAnchorElement>) => {
-    trackEvent("cta_click", "home", label);
-    handleAnchorClick(e, e.currentTarget.href);
-  };
+  const cta = (label: string) => anchorLink("cta_click", "home", label);
   return (
     <Layout lang={lang} page={page}>
       <section className="hero" aria-labelledby="hero-title">
@@ -47,14 +42,14 @@ export default function HomePage({ lang, page }: PageProps) {
               <a
                 className="btn btn-primary btn-lg"
                 href={homeAnchor(lang, "precos")}
-                onClick={cta("hero_primary")}
+                {...cta("hero_primary")}
               >
                 {t("hero.primary")} <Icon name="arrow" size={18} />
               </a>
               <a
                 className="btn btn-ghost btn-lg"
                 href={homeAnchor(lang, "video-demo")}
-                onClick={cta("hero_demo")}
+                {...cta("hero_demo")}
               >
                 <Icon name="play" size={18} /> {t("hero.secondary")}
               </a>
@@ -193,7 +188,7 @@ export default function HomePage({ lang, page }: PageProps) {
         onPricing={cta("final_plans")}
         secondary={{
           href: whatsappLink(SITE.whatsappMessages.specialist[lang]),
-          onClick: () => trackEvent("channel_click", "whatsapp", "home_final"),
+          click: track("channel_click", "whatsapp", "home_final"),
           icon: "chat",
           external: true,
         }}

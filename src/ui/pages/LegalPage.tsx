@@ -1,4 +1,3 @@
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
@@ -16,13 +15,10 @@ export default function LegalPage({ lang, page }: PageProps) {
   const { t } = useTranslation("legal");
   const doc = page === "terms" ? "terms" : "privacy";
   const sections = t(`${doc}.sections`, { returnObjects: true }) as LegalSection[];
-  useEffect(() => {
-    // A legal page always opens at its top, even when the browser restored an earlier scroll position.
-    if (!location.hash) globalThis.scrollTo(0, 0);
-  }, []);
   return (
     <Layout lang={lang} page={page}>
-      <article className="container narrow section legal" aria-labelledby="legal-title">
+      {/* data-scroll-top: opens at its top, no earlier scroll position restored (src/client/site.ts). */}
+      <article className="container narrow section legal" aria-labelledby="legal-title" data-scroll-top="">
         <header className="legal-header">
           <h1 id="legal-title">{t(`${doc}.meta.title`)}</h1>
           <p className="legal-updated">{t("updated")}</p>

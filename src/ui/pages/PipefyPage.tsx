@@ -5,7 +5,7 @@ import { CtaBand } from "../site/CtaBand.tsx";
 import { LANG_INFO } from "../../shared/languages.ts";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE, whatsappLink } from "../../site.ts";
-import { trackEvent } from "../../browser/analytics.ts";
+import { track } from "../site/track.ts";
 import { anchorCta, IntegrationSections } from "../site/IntegrationSections.tsx";
 import { Section } from "../site/SectionHeader.tsx";
 import { Faq } from "../site/Faq.tsx";
@@ -85,7 +85,7 @@ export default function PipefyPage({ lang, page }: PageProps) {
           ))}
         </ul>
         <p className="plan-table-compare">
-          <a href={homeAnchor(lang, "precos")} onClick={anchorCta("pipefy_compare_plans")}>
+          <a href={homeAnchor(lang, "precos")} {...anchorCta("pipefy_compare_plans")}>
             {t("plans.compare")} <Icon name="arrow" size={16} />
           </a>
         </p>
@@ -123,7 +123,7 @@ export default function PipefyPage({ lang, page }: PageProps) {
             href={whatsappLink(SITE.whatsappMessages.pipefy[lang])}
             target="_blank"
             rel="noopener noreferrer"
-            onClick={() => trackEvent("channel_click", "whatsapp", "pipefy_contact")}
+            {...track("channel_click", "whatsapp", "pipefy_contact")}
           >
             <Icon name="chat" size={18} /> {t("contact.button")}
           </a>
@@ -136,7 +136,7 @@ export default function PipefyPage({ lang, page }: PageProps) {
         onPricing={anchorCta("pipefy_final_pricing")}
         secondary={{
           href: "#video-demo",
-          onClick: anchorCta("pipefy_final_demo"),
+          click: anchorCta("pipefy_final_demo"),
           icon: "play",
         }}
       />

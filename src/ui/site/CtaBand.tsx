@@ -1,11 +1,13 @@
-import type { MouseEventHandler } from "react";
 import { homeAnchor } from "../../shared/routes.ts";
 import type { Lang } from "../../shared/languages.ts";
 import { Icon, type IconName } from "./Icon.tsx";
 
+/** What a click on a call to action does: tracking, in-page scroll (see track.ts). */
+export type CtaAttributes = { "data-track": string; "data-anchor"?: string };
+
 export interface SecondaryCta {
   href: string;
-  onClick: MouseEventHandler<HTMLAnchorElement>;
+  click: CtaAttributes;
   icon?: IconName;
   /** Opens in a new tab (WhatsApp). */
   external?: boolean;
@@ -19,7 +21,7 @@ export function CtaBand(
   { t, lang, onPricing, secondary }: {
     t: (key: string) => string;
     lang: Lang;
-    onPricing: MouseEventHandler<HTMLAnchorElement>;
+    onPricing: CtaAttributes;
     secondary: SecondaryCta;
   },
 ) {
@@ -29,13 +31,13 @@ export function CtaBand(
         <h2 id="final-title">{t("finalCta.title")}</h2>
         <p className="lead">{t("finalCta.subtitle")}</p>
         <div className="actions center">
-          <a className="btn btn-light btn-lg" href={homeAnchor(lang, "precos")} onClick={onPricing}>
+          <a className="btn btn-light btn-lg" href={homeAnchor(lang, "precos")} {...onPricing}>
             {t("finalCta.primary")}
           </a>
           <a
             className="btn btn-outline-light btn-lg"
             href={secondary.href}
-            onClick={secondary.onClick}
+            {...secondary.click}
             {...(secondary.external ? { target: "_blank", rel: "noopener noreferrer" } : {})}
           >
             {secondary.icon && <Icon name={secondary.icon} size={18} />}

@@ -1,10 +1,8 @@
-import type { MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { homeAnchor } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../browser/analytics.ts";
-import { handleAnchorClick } from "./anchors.ts";
+import { anchorLink } from "./track.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";
 import { InfoTip } from "./Tooltip.tsx";
@@ -16,10 +14,7 @@ type TitleText = { title: string; text: string };
 
 /** Scrolls to an anchor of this page (or follows the link to another page), tracking the click. */
 export function anchorCta(label: string) {
-  return (e: MouseEvent<HTMLAnchorElement>) => {
-    trackEvent("cta_click", "integration", label);
-    handleAnchorClick(e, e.currentTarget.href);
-  };
+  return anchorLink("cta_click", "integration", label);
 }
 
 /** The sections both integration pages share, in the spec's order (hero to the complete flow). */
@@ -43,11 +38,11 @@ export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lan
             <a
               className="btn btn-primary btn-lg"
               href={pricingHref}
-              onClick={anchorCta(`${ns}_hero_pricing`)}
+              {...anchorCta(`${ns}_hero_pricing`)}
             >
               {t("hero.primary")} <Icon name="arrow" size={18} />
             </a>
-            <a className="btn btn-ghost btn-lg" href="#video-demo" onClick={anchorCta(`${ns}_hero_demo`)}>
+            <a className="btn btn-ghost btn-lg" href="#video-demo" {...anchorCta(`${ns}_hero_demo`)}>
               <Icon name="play" size={18} /> {t("hero.secondary")}
             </a>
           </div>

@@ -1,13 +1,17 @@
 import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { SITE, whatsappLink } from "../../site.ts";
-import { openLeadModal } from "../lead/lead_events.ts";
-import { trackEvent } from "../../browser/analytics.ts";
+import { leadButton } from "../lead/lead_events.ts";
+import { track } from "./track.ts";
 import { Icon } from "./Icon.tsx";
 import { Section } from "./SectionHeader.tsx";
 import { InfoTip } from "./Tooltip.tsx";
 
-/** The pricing section (anchor `precos`), shared by the home and Trello pages. */
+/**
+ * The pricing section (anchor `precos`), shared by the home and Trello pages. A plan button is a link to the
+ * plan's checkout (the specialist's to WhatsApp), which is where it leads without JavaScript; with it, the
+ * bootstrap makes it a button that opens the lead modal first (src/client/lead.ts).
+ */
 export function PricingSection({ lang }: { lang: Lang }) {
   const { t } = useTranslation("home");
   const specialistUrl = whatsappLink(SITE.whatsappMessages.specialist[lang]);
@@ -45,22 +49,20 @@ export function PricingSection({ lang }: { lang: Lang }) {
                   </li>
                 ))}
               </ul>
-              <button
-                type="button"
+              <a
                 className={plan.highlighted ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}
-                onClick={() => {
-                  trackEvent("cta_click", "pricing", plan.key);
-                  openLeadModal({
-                    kind: "plan",
-                    planKey: plan.key,
-                    planName: name,
-                    checkoutUrl: plan.checkoutUrl,
-                  });
-                }}
+                href={plan.checkoutUrl}
+                {...leadButton({
+                  kind: "plan",
+                  planKey: plan.key,
+                  planName: name,
+                  checkoutUrl: plan.checkoutUrl,
+                })}
+                {...track("cta_click", "pricing", plan.key)}
               >
                 {t("pricing.subscribeShort")}
                 <span className="visually-hidden">{` (${name})`}</span>
-              </button>
+              </a>
             </article>
           );
         })}
@@ -70,16 +72,14 @@ export function PricingSection({ lang }: { lang: Lang }) {
           <h3>{t("pricing.specialistTitle")}</h3>
           <p>{t("pricing.specialistText")}</p>
         </div>
-        <button
-          type="button"
+        <a
           className="btn btn-whatsapp"
-          onClick={() => {
-            trackEvent("cta_click", "pricing", "specialist");
-            openLeadModal({ kind: "specialist", checkoutUrl: specialistUrl });
-          }}
+          href={specialistUrl}
+          {...leadButton({ kind: "specialist", checkoutUrl: specialistUrl })}
+          {...track("cta_click", "pricing", "specialist")}
         >
           <Icon name="chat" size={18} /> {t("pricing.specialist")}
-        </button>
+        </a>
       </div>
       <p className="pricing-note">{t("pricing.additional")}</p>
     </Section>

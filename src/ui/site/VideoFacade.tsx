@@ -1,54 +1,38 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { trackEvent } from "../../browser/analytics.ts";
+import { track } from "./track.ts";
+import { Island } from "../Island.tsx";
 import type { Video, VideoThumbnail } from "../../site.ts";
 import { Icon } from "./Icon.tsx";
 
 /**
  * A light stand-in for a YouTube player: a styled poster and a play button. The privacy-enhanced player
- * (youtube-nocookie) loads only when the visitor asks for it, so the page never waits on YouTube and
- * still looks complete when YouTube is unreachable.
+ * (youtube-nocookie) loads only when the visitor asks for it (src/client/islands/video.ts swaps it in), so
+ * the page never waits on YouTube and still looks complete when YouTube is unreachable.
  */
 export function VideoFacade(
   { id, start, title, thumbnail }: { id: string; start: number; title: string; thumbnail?: VideoThumbnail },
 ) {
   const { t } = useTranslation("common");
-  const [playing, setPlaying] = useState(false);
-  if (playing) {
-    const src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(id)}?start=${start}` +
-      "&autoplay=1&rel=0&modestbranding=1";
-    return (
-      <div className="video-frame">
-        <iframe
-          src={src}
-          title={title}
-          allow="accelerometer; autoplay; encrypted-media; gyroscope; picture-in-picture"
-          allowFullScreen
-          referrerPolicy="strict-origin-when-cross-origin"
-        />
-      </div>
-    );
-  }
   return (
-    <div className="video-frame">
-      <button
-        type="button"
-        className="video-poster"
-        data-video-id={id}
-        data-start={start}
-        onClick={() => {
-          trackEvent("video_click", "video", title);
-          setPlaying(true);
-        }}
-      >
-        {thumbnail && <Thumbnail image={thumbnail} />}
-        <span className="video-poster-title">{title}</span>
-        <span className="video-play">
-          <Icon name="play" size={34} />
-        </span>
-        <span className="visually-hidden">{t("video.play", { title })}</span>
-      </button>
-    </div>
+    <Island name="video" when="interaction">
+      <div className="video-frame">
+        <button
+          type="button"
+          className="video-poster"
+          data-video-id={id}
+          data-start={start}
+          data-title={title}
+          {...track("video_click", "video", title)}
+        >
+          {thumbnail && <Thumbnail image={thumbnail} />}
+          <span className="video-poster-title">{title}</span>
+          <span className="video-play">
+            <Icon name="play" size={34} />
+          </span>
+          <span className="visually-hidden">{t("video.play", { title })}</span>
+        </button>
+      </div>
+    </Island>
   );
 }
 
@@ -62,7 +46,7 @@ export function VideoCard({ video, title, index }: { video: Video; title: string
       href={`https://www.youtube.com/watch?v=${encodeURIComponent(id)}`}
       target="_blank"
       rel="noopener noreferrer"
-      onClick={() => trackEvent("video_click", "tutorial", title)}
+      {...track("video_click", "tutorial", title)}
     >
       <span className={`video-thumb thumb-${index % 3}`} aria-hidden="true">
         {thumbnail && <Thumbnail image={thumbnail} />}

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { SITE } from "../../site.ts";
-import { trackEvent } from "../../browser/analytics.ts";
+import { track } from "./track.ts";
 import { Icon } from "./Icon.tsx";
 
 /** Five stars with the rating spelled out for screen readers. */
@@ -22,7 +22,7 @@ export function ChannelLink() {
         href={SITE.youtubeChannelUrl}
         target="_blank"
         rel="noopener noreferrer"
-        onClick={() => trackEvent("channel_click", "youtube", "channel")}
+        {...track("channel_click", "youtube", "channel")}
       >
         {t("video.channel")} <span className="visually-hidden">{t("nav.newTab")}</span>
       </a>

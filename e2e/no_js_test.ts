@@ -1,0 +1,94 @@
+// The public site with JavaScript disabled (issue 16): every page reads fully, the FAQ opens and closes,
+// and the navigation, anchor, language and plan links lead to real pages.
+import assert from "node:assert/strict";
+import { browserTest, getBrowser, serveApp } from "./browser.ts";
+import { SITE_PAGES } from "./site_fixtures.ts";
+
+browserTest("no javascript: every public page reads, its FAQ works and its links resolve", async () => {
+  const server = await serveApp();
+  const { baseUrl } = server;
+  const context = await (await getBrowser()).newContext({
+    javaScriptEnabled: false,
+    viewport: { width: 390, height: 844 },
+  });
+  const checked = new Map<string, number>();
+  /** Status of a same-site page (fetched once); an anchor must exist on the page it points at. */
+  const resolve = async (href: string): Promise<string | null> => {
+    const url = new URL(href, baseUrl);
+    const key = url.pathname + url.search;
+    if (!checked.has(key)) {
+      const res = await fetch(baseUrl + key, { redirect: "manual" });
+      checked.set(key, res.status);
+      await res.body?.cancel();
+    }
+    if (checked.get(key) !== 200) return `${href}: ${checked.get(key)}`;
+    if (url.hash) {
+      const html = await (await fetch(baseUrl + key)).text();
+      if (!html.includes(`id="${decodeURIComponent(url.hash.slice(1))}"`)) return `${href}: no such anchor`;
+    }
+    return null;
+  };
+  try {
+    const page = await context.newPage();
+    const broken: string[] = [];
+    for (const p of SITE_PAGES) {
+      const res = await page.goto(baseUrl + p.path);
+      assert.equal(res?.status(), 200, p.path);
+      assert.equal(await page.evaluate(() => document.querySelectorAll("script[src]").length > 0), true);
+      // Readable: the main heading and the body text are there, and visible.
+      const h1 = page.locator("main h1");
+      assert.ok(await h1.isVisible(), `${p.path}: main heading`);
+      assert.ok((await h1.innerText()).trim().length > 5, `${p.path}: main heading text`);
+      const text = await page.locator("main").innerText();
+      assert.ok(text.length > 1000, `${p.path}: body text (${text.length} characters)`);
+      // The FAQ opens and closes by itself (details/summary).
+      const faq = page.locator("#faq .faq-item");
+      if (await faq.count()) {
+        const first = faq.nth(0);
+        await first.locator("summary").click();
+        assert.ok(await first.locator("[role=region]").isVisible(), `${p.path}: FAQ answer opens`);
+        await first.locator("summary").click();
+        assert.equal(await first.locator("[role=region]").isVisible(), false, `${p.path}: FAQ answer closes`);
+      }
+      // Navigation, anchors, language links and the footer: same-site links answer 200 (anchors exist).
+      const links = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLAnchorElement>("header a[href], main a[href], footer a[href]")]
+          .map((a) => a.getAttribute("href")!)
+      );
+      for (const href of new Set(links)) {
+        if (/^(https?:|mailto:|tel:)/.test(href) && !href.startsWith(baseUrl)) continue;
+        const problem = await resolve(href.startsWith("#") ? p.path + href : href);
+        if (problem) broken.push(`${p.path}: ${problem}`);
+      }
+      const langs = await page.locator(".lang-list a[hreflang]").count();
+      assert.equal(langs, 3, `${p.path}: language links`);
+      // A plan button is a real link: to the plan's checkout, or WhatsApp for the specialist.
+      for (
+        const href of await page.locator("[data-lead]").evaluateAll((els) =>
+          els.map((el) => el.getAttribute("href"))
+        )
+      ) {
+        assert.match(
+          href ?? "",
+          /^https:\/\/(app\.zapflow\.com\.br|wa\.me)\//,
+          `${p.path}: plan link ${href}`,
+        );
+      }
+    }
+    assert.deepEqual(broken, []);
+    // On a phone the menu opens from its button (focus) and a language link leads to the other language.
+    await page.goto(baseUrl + "/pt-br");
+    await page.locator(".menu-toggle").click();
+    assert.ok(await page.locator("#site-nav").isVisible(), "phone menu opens without JavaScript");
+    await page.locator('.lang-list a[hreflang="en"]').click();
+    await page.waitForURL(baseUrl + "/en");
+    assert.equal(await page.getAttribute("html", "lang"), "en");
+    // An anchor link lands on its section.
+    await page.goto(baseUrl + "/en/pipefy-whatsapp-integracao");
+    await page.locator('#hero-cta a[href="#video-demo"]').click();
+    assert.equal(new URL(page.url()).hash, "#video-demo");
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});

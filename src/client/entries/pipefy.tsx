@@ -1,4 +1,0 @@
-import { boot } from "../boot.tsx";
-import Page from "../../ui/pages/PipefyPage.tsx";
-
-boot(Page);

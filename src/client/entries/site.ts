@@ -1,0 +1,3 @@
+import { startSite } from "../site.ts";
+
+startSite();

@@ -1,0 +1,38 @@
+// The bootstrap of every public page (entries/site.ts): no React, no i18next. It starts tracking (UTM, visit
+// beacon, outbox flush, consent-gated third parties), the page's plain-DOM behaviours and the island loader.
+import { PAGE_DATA_ID, type PageData } from "../shared/page_data.ts";
+import { startTracking } from "./start.ts";
+import { startHeader } from "./header.ts";
+import { startTooltips } from "./tooltips.ts";
+import { startFaq } from "./faq.ts";
+import { startClicks } from "./clicks.ts";
+import { startConsentBanner } from "./consent_banner.ts";
+import { startLeadButtons } from "./lead.ts";
+import { startIslands } from "./islands.ts";
+
+/** Reads the data the server embedded in the page. */
+function readPageData(): PageData {
+  try {
+    return JSON.parse(document.getElementById(PAGE_DATA_ID)?.textContent ?? "{}") as PageData;
+  } catch {
+    return {} as PageData;
+  }
+}
+
+export function startSite(): void {
+  const data = readPageData();
+  // Click handlers first: tracking and anchors run before the other listeners of the same click.
+  startClicks();
+  startHeader();
+  startTooltips();
+  startFaq();
+  startLeadButtons();
+  startConsentBanner(data.config);
+  startIslands();
+  // A legal page always opens at its top: the browser does not restore an earlier scroll position there
+  // (no scrollTo, which would force a layout while the page loads).
+  if (document.querySelector("[data-scroll-top]")) history.scrollRestoration = "manual";
+  startTracking(data.config, { visit: data.visit !== false });
+  // Tests and tools wait for this: every behaviour of the page answers from here on.
+  document.documentElement.dataset.hydrated = "true";
+}
