@@ -60,8 +60,8 @@ async function writeTables(tables: string[]): Promise<void> {
   const section = `<!-- lighthouse-runs:start -->
 
 Measured with \`deno task lighthouse --runs ${runs}\` (${LIGHTHOUSE}, mobile preset with simulated throttling,
-system Chromium, the production build served by the app over an empty PGlite database). Floors: performance
->= 98, TBT <= 50 ms, CLS 0, accessibility, best practices and SEO 100. "load" is the machine's 1-minute load
+system Chromium, the production build served by the app over an empty PGlite database). Floors:
+performance at least 98, TBT at most 50 ms, CLS 0, accessibility, best practices and SEO 100. "load" is the machine's 1-minute load
 average when the page was measured (2 cores, shared).
 
 ${tables.join("\n\n")}
