@@ -114,6 +114,10 @@ browserTest(
         await page.goto(served.baseUrl + p.path);
         await page.waitForSelector("html[data-hydrated=true]", { timeout: 15_000 });
         await page.evaluate(() => document.fonts.ready);
+        // Sections below the first screen are rendered only near the viewport (site.css); a visitor sees each
+        // one rendered, so measure them so (an unrendered section keeps a placeholder height its content
+        // overflows).
+        await page.evaluate(() => document.documentElement.classList.add("sections-rendered"));
         for (const width of WIDTHS) {
           await page.setViewportSize({ width, height: 800 });
           // Two frames: the resize is laid out and painted before measuring.

@@ -7,6 +7,9 @@ function prefersReducedMotion(): boolean {
 
 /** Smoothly scrolls to `#id` (instantly under reduced motion), retrying once after 100 ms. */
 export function scrollToAnchor(id: string): void {
+  // Sections below the first screen are rendered only near the viewport (site.css): render them all first, so
+  // that none changes height under the scroll and the target lands where the scroll aims.
+  document.documentElement.classList.add("sections-rendered");
   const go = () => {
     const target = document.getElementById(id);
     if (!target) return false;

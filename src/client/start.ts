@@ -15,7 +15,9 @@ export function startTracking(config: PublicConfig, { visit = true } = {}): void
   captureUtm();
   if (visit) {
     captureTouch();
-    void trackVisit();
+    // The beacon in a task of its own: the storage above (its first access opens the session's storage) and
+    // the request are each a short task on a slow phone, where together they would block input for a moment.
+    setTimeout(() => void trackVisit());
     addEventListener("pageshow", (event) => {
       if (event.persisted) void trackVisit();
     });
