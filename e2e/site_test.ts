@@ -235,8 +235,8 @@ browserTest("site: a customer logo that fails to load becomes an initials tile",
   try {
     // The broken logo is aborted on purpose: it is not a failure of the site.
     await page.route(
-      "**/logos/moura-lima.svg",
-      (route) => route.fulfill({ status: 200, body: "", contentType: "image/svg+xml" }),
+      "**/logos/moura-lima.webp",
+      (route) => route.fulfill({ status: 200, body: "", contentType: "image/webp" }),
     );
     await gotoHydrated(page, baseUrl + "/pt-br/clientes");
     const card = page.locator(".logo-card", { hasText: "Moura & Lima Advogados" });
@@ -263,10 +263,19 @@ browserTest(
     const { page, close } = await openPage(baseUrl, PHONE);
     try {
       await gotoHydrated(page, baseUrl + "/es/clientes");
+      // The marks load lazily: load them all now, to check each one arrived.
+      await page.evaluate(() =>
+        Promise.all([...document.querySelectorAll<HTMLImageElement>(".logo-card img")].map((img) => {
+          img.loading = "eager";
+          return img.decode().catch(() => {});
+        }))
+      );
       const cards = await page.evaluate(() =>
         [...document.querySelectorAll(".logo-card")].map((card) => {
-          const img = card.querySelector("img")!.getBoundingClientRect();
+          const image = card.querySelector("img")!;
+          const img = image.getBoundingClientRect();
           return {
+            natural: [image.naturalWidth, image.naturalHeight],
             text: (card as HTMLElement).innerText,
             name: card.querySelector(".logo-name")?.textContent,
             sector: card.querySelector(".logo-sector")?.textContent,
@@ -281,10 +290,12 @@ browserTest(
         assert.equal(card.text.split(c.name).length - 1, 1, `${c.name} is printed once`);
         assert.ok(card.sector && card.sector.length > 2, `${c.name} has a sector`);
         assert.deepEqual(card.size, [56, 56], `${c.name}: same size as the others`);
+        assert.deepEqual(card.natural, [168, 168], `${c.name}: its mark loaded, sharp at 3x`);
       });
-      // Each mark on its own: whatever font the system picks, its letters stay inside the 64-unit box.
+      // Each mark's source drawing (scripts/customer_logos.ts renders the WebP shown from it): whatever font
+      // the system picks, its letters stay inside the 64-unit box.
       for (const c of SITE.customers) {
-        await page.goto(baseUrl + c.logo);
+        await page.goto(baseUrl + c.logo.replace(/\.webp$/, ".svg"));
         const boxes = await page.evaluate(() =>
           [...document.querySelectorAll("text")].map((t) => {
             const b = (t as SVGGraphicsElement).getBBox();

@@ -4,6 +4,7 @@
 // its canvas encodes the WebP. A rebrand can replace these files with real frames of the videos (same names,
 // or other names set in `src/site.ts`, `videos.*.thumbnail`). Run: `deno run -A scripts/video_thumbnails.ts`.
 import { getBrowser } from "../e2e/browser.ts";
+import { pngToWebp } from "./webp.ts";
 
 const W = 960;
 const H = 540;
@@ -37,20 +38,7 @@ const browser = await getBrowser();
 const page = await browser.newPage({ viewport: { width: W, height: H } });
 for (const [name, scene] of Object.entries(SCENES)) {
   await page.setContent(`<!doctype html><body style="${base}">${scene}</body>`);
-  const png = await page.screenshot({ type: "png" });
-  const b64 = btoa(Array.from(new Uint8Array(png), (b) => String.fromCharCode(b)).join(""));
-  const webp = await page.evaluate(async (src) => {
-    const img = new Image();
-    img.src = src;
-    await img.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = img.naturalWidth;
-    canvas.height = img.naturalHeight;
-    canvas.getContext("2d")!.drawImage(img, 0, 0);
-    return canvas.toDataURL("image/webp", 0.82);
-  }, `data:image/png;base64,${b64}`);
-  if (!webp.startsWith("data:image/webp;base64,")) throw new Error("this Chromium cannot encode WebP");
-  const bytes = Uint8Array.from(atob(webp.split(",")[1]), (c) => c.charCodeAt(0));
+  const bytes = await pngToWebp(page, await page.screenshot({ type: "png" }), 0.82);
   await Deno.writeFile(new URL(`../static/videos/${name}.webp`, import.meta.url), bytes);
   console.log(`wrote static/videos/${name}.webp (${bytes.byteLength} bytes)`);
 }
