@@ -91,6 +91,11 @@ const BODY_GRACE_MS = 100;
  * handler is done before its answer has been passed on, and cutting it then would cut the answer.
  */
 const ANSWER_GRACE_MS = 250;
+/**
+ * A connection not read yet is closed before others only once it has been silent this long: a fresh client's
+ * request may be waiting in the kernel while the busy loop has not read it yet (a flood's probe was cut so).
+ */
+const UNREAD_GRACE_MS = 250;
 const PRE_RELAY_CHUNK = 2 * 1024;
 const RELAY_CHUNK = 64 * 1024;
 const encoder = new TextEncoder();
@@ -227,8 +232,9 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
    * Frees descriptors for `need` more (and, for a new relay, room in the relays' share, so connections
    * still proving themselves always have some) by closing, in this order: connections whose partial
    * headers were read (oldest first), relays still owed their first body, idle kept-alive relays,
-   * connections not read yet, relays owed a body however recent (for a request that came whole), and
-   * requests running for longer than `sheddableAfterMs`. Legitimate requests
+   * connections not read for `UNREAD_GRACE_MS`, relays owed a body however recent (for a request that came
+   * whole), connections not read yet however recent, and requests running for longer than
+   * `sheddableAfterMs`. Legitimate requests
    * send their body with their headers and take milliseconds; a dripped body takes seconds.
    */
   function makeRoom(need: number, keep: Client | undefined, forRelay: boolean, closeUnread = true): boolean {
@@ -249,8 +255,9 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
           c.inRequest === 0 && c.served > 0 &&
           now - Math.max(c.phaseStart, c.lastUpstreamByte) > ANSWER_GRACE_MS,
       ],
-      [false, () => closeUnread],
+      [false, (c) => closeUnread && now - c.phaseStart > UNREAD_GRACE_MS],
       [true, (c) => keepIsWhole && c.bodyOwed > 0],
+      [false, () => closeUnread],
       [true, (c) => c.inRequest > 0 && now - c.requestStart > limits.sheddableAfterMs],
     ];
     for (const [relay, pick] of order) {
