@@ -112,6 +112,17 @@ async function seed(db: Queryable): Promise<void> {
   }
 }
 
+/** What the seed leaves in each table once retention has run (at NOW, with OPTIONS). */
+const AFTER_RETENTION = {
+  visits: 3,
+  clicks: 1,
+  conversions: 1,
+  sessions: 1,
+  rate_limits: 1,
+  login_failures: 1,
+  visitor_salts: 2,
+};
+
 dbTest(
   "retention: rolls up the days it purges, then purges raw events, sessions, counters and salts",
   async (db) => {
@@ -147,15 +158,7 @@ dbTest(
       loginFailures: 1,
       salts: 2,
     });
-    assert.deepEqual(await counts(db), {
-      visits: 3,
-      clicks: 1,
-      conversions: 1,
-      sessions: 1,
-      rate_limits: 1,
-      login_failures: 1,
-      visitor_salts: 2,
-    });
+    assert.deepEqual(await counts(db), AFTER_RETENTION);
     assert.deepEqual(
       (await db.query<{ month: string }>("select month from visitor_salts order by 1")).map((r) => r.month),
       ["2026-10", "2026-11"],
@@ -268,24 +271,15 @@ dbTest("retention: only one instance works while another holds the lock", async 
 
 dbTest("retention: the timer runs the jobs soon after start and stops cleanly", async (db) => {
   await seed(db);
-  const expected = {
-    visits: 3,
-    clicks: 1,
-    conversions: 1,
-    sessions: 1,
-    rate_limits: 1,
-    login_failures: 1,
-    visitor_salts: 2,
-  };
   const job = startJobs(retentionJobs(db, { ...OPTIONS, now: () => NOW, firstDelay: 0, every: 3_600_000 }));
   try {
-    for (let i = 0; i < 200 && JSON.stringify(await counts(db)) !== JSON.stringify(expected); i++) {
+    for (let i = 0; i < 200 && JSON.stringify(await counts(db)) !== JSON.stringify(AFTER_RETENTION); i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   } finally {
     await job.stop();
   }
-  assert.deepEqual(await counts(db), expected);
+  assert.deepEqual(await counts(db), AFTER_RETENTION);
   assert.equal((await rollUps(db)).totals.length, 5);
 });
 
