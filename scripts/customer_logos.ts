@@ -3,6 +3,7 @@
 // for the browser to parse, lay out (with a system font chosen per machine) and paint on the main thread,
 // 25 times on the customers page; a WebP is decoded off it. Run after changing a mark:
 // `deno run -A scripts/customer_logos.ts`. A site owner's own logo can be any image `src/site.ts` points at.
+import { encodeBase64 } from "@oslojs/encoding";
 import { getBrowser } from "../e2e/browser.ts";
 import { pngToWebp } from "./webp.ts";
 
@@ -12,7 +13,7 @@ const font = await Deno.readFile(
   new URL("../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2", import.meta.url),
 );
 const fontFace = `@font-face{font-family:Inter;font-weight:100 900;src:url(data:font/woff2;base64,${
-  btoa(Array.from(font, (b) => String.fromCharCode(b)).join(""))
+  encodeBase64(font)
 }) format("woff2")}`;
 
 const browser = await getBrowser();

@@ -2,6 +2,7 @@
 // static/og-image-{pt,en,es}.jpg: the brand, the home page's title and rating line and the trial line from
 // the locales, set in the site's own font (Inter, embedded from the package the site serves), screenshotted
 // in the system Chromium. Run after a rebrand or a copy change: `deno run -A scripts/og_image.ts`.
+import { encodeBase64 } from "@oslojs/encoding";
 import { getBrowser } from "../e2e/browser.ts";
 import { SITE } from "../src/site.ts";
 import { LANGS } from "../src/shared/languages.ts";
@@ -12,7 +13,7 @@ const FONT = new URL(
   "../node_modules/@fontsource-variable/inter/files/inter-latin-wght-normal.woff2",
   import.meta.url,
 );
-const font = btoa(Array.from(await Deno.readFile(FONT), (b) => String.fromCharCode(b)).join(""));
+const font = encodeBase64(await Deno.readFile(FONT));
 const mark = await Deno.readTextFile(new URL("../static/favicon.svg", import.meta.url));
 
 const escape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
