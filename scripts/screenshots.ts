@@ -39,6 +39,9 @@ try {
       await tab.waitForSelector("html[data-hydrated=true]");
       await tab.evaluate(async () => {
         await document.fonts.ready;
+        // Sections off screen skip painting (content-visibility, site.css) and would show blank in a full-page
+        // picture: render them all, as each one is rendered for a visitor who scrolls to it.
+        document.documentElement.classList.add("sections-rendered");
         // Render every lazy section and image before the full-page picture.
         for (let y = 0; y < document.body.scrollHeight; y += 600) {
           scrollTo(0, y);
