@@ -96,6 +96,13 @@ const ANSWER_GRACE_MS = 250;
  * request may be waiting in the kernel while the busy loop has not read it yet (a flood's probe was cut so).
  */
 const UNREAD_GRACE_MS = 250;
+/**
+ * When the process runs out of descriptors all the same (the inner server closes its side of a finished relay
+ * only when it gets to it, and under load that lags), the budget is cut to this many below what is in use,
+ * then given back by `BUDGET_RECOVERY` at each sweep (250 ms).
+ */
+const DESCRIPTOR_SLACK = 64;
+const BUDGET_RECOVERY = 8;
 const PRE_RELAY_CHUNK = 2 * 1024;
 const RELAY_CHUNK = 64 * 1024;
 const encoder = new TextEncoder();
@@ -169,6 +176,9 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
   const stats = { accepted: 0, evicted: 0, refused: 0, timedOut: 0 };
   let fdsInUse = 0;
   let relays = 0;
+  /** Descriptors taken off the budget after the process ran out of them (see `DESCRIPTOR_SLACK`). */
+  let budgetCut = 0;
+  const budget = () => limits.fdBudget - budgetCut;
   let stopping = false;
 
   const inner = Deno.serve({
@@ -215,17 +225,32 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     }
   }
 
-  let lastPressureLog = 0;
+  /** When each kind of pressure was last logged: at most once per 10 s each. */
+  const lastPressureLog = new Map<string, number>();
   function pressure(what: string): void {
     const now = Date.now();
-    if (now - lastPressureLog < 10_000) return;
-    lastPressureLog = now;
+    if (now - (lastPressureLog.get(what) ?? 0) < 10_000) return;
+    lastPressureLog.set(what, now);
     log.warn(`connection limit: ${what}`, {
       open: clients.size,
       fdsInUse,
-      fdBudget: limits.fdBudget,
+      fdBudget: budget(),
       ...stats,
     });
+  }
+
+  /**
+   * The process ran out of descriptors though the count was within the budget: cut the budget below what is in
+   * use and free the difference, closing the connections that have proven least (a fresh one not read yet
+   * only if nothing else is left).
+   */
+  function lackingDescriptors(where: string): void {
+    budgetCut = Math.min(
+      limits.fdBudget - 64,
+      Math.max(budgetCut, limits.fdBudget - fdsInUse + DESCRIPTOR_SLACK),
+    );
+    pressure(`out of descriptors ${where}`);
+    if (!makeRoom(0, undefined, false, false)) makeRoom(0, undefined, false);
   }
 
   /**
@@ -238,8 +263,8 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
    * send their body with their headers and take milliseconds; a dripped body takes seconds.
    */
   function makeRoom(need: number, keep: Client | undefined, forRelay: boolean, closeUnread = true): boolean {
-    const short = () => fdsInUse + need > limits.fdBudget;
-    const relaysShort = () => forRelay && (relays + 1) * 3 > limits.fdBudget * RELAY_SHARE;
+    const short = () => fdsInUse + need > budget();
+    const relaysShort = () => forRelay && (relays + 1) * 3 > budget() * RELAY_SHARE;
     if (!short() && !relaysShort()) return true;
     pressure("closing the connections that have proven least");
     const now = Date.now();
@@ -273,6 +298,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
 
   function sweep(): void {
     const now = Date.now();
+    budgetCut = Math.max(0, budgetCut - BUDGET_RECOVERY);
     for (const c of clients) {
       if (c.inRequest > 0) {
         if (now - c.requestStart > limits.requestTimeoutMs) close(c, "timedOut");
@@ -316,12 +342,17 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     client.relaying = true; // from here on it counts 3 descriptors, whatever connect() does
     relays++;
     fdsInUse += 2;
-    let upstream: Deno.TcpConn;
-    try {
-      upstream = await Deno.connect({ hostname: innerAddr.hostname, port: innerAddr.port });
-    } catch (error) {
-      if (isDescriptorExhaustion(error)) pressure("out of descriptors connecting to the inner server");
-      return refuse(client, ANSWER_503);
+    let upstream: Deno.TcpConn | undefined;
+    for (let attempt = 1; !upstream; attempt++) {
+      try {
+        upstream = await Deno.connect({ hostname: innerAddr.hostname, port: innerAddr.port });
+      } catch (error) {
+        // Out of descriptors: make room and try once more before turning a whole request away.
+        if (client.closed) return;
+        if (attempt > 1 || !isDescriptorExhaustion(error)) return refuse(client, ANSWER_503);
+        lackingDescriptors("connecting to the inner server");
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     }
     if (client.closed) {
       upstream.close();
@@ -391,10 +422,10 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       } catch (error) {
         if (stopping || error instanceof Deno.errors.BadResource) return;
         if (isDescriptorExhaustion(error)) {
-          // Something else in the process used descriptors: free some and keep accepting.
-          pressure("out of descriptors accepting");
-          makeRoom(limits.fdBudget, undefined, false); // closes every connection that has proven nothing
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          // More descriptors are open than counted (the inner server's side of finished relays closes late
+          // under load, or something else in the process opened files): free some and keep accepting.
+          lackingDescriptors("accepting");
+          await new Promise((resolve) => setTimeout(resolve, 10));
           continue;
         }
         if (error instanceof Deno.errors.ConnectionAborted || error instanceof Deno.errors.ConnectionReset) {
@@ -443,7 +474,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       open: clients.size,
       relayed: byUpstreamPort.size,
       fdsInUse,
-      fdBudget: limits.fdBudget,
+      fdBudget: budget(),
       ...stats,
     }),
   };

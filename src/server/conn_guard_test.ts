@@ -144,3 +144,71 @@ Deno.test("conn guard: a request that came whole makes room among bodies just an
     },
   );
 });
+
+Deno.test({
+  name:
+    "conn guard: out of descriptors within its budget, it cuts the budget and fresh clients still get through",
+  ignore: Deno.build.os !== "linux", // `ulimit` through bash
+  fn: async () => {
+    // The guard believes it may use 400 descriptors; the process may open 160 in all. A flood of half-sent
+    // headers runs it out of descriptors at accept(): it must keep accepting, cut its budget below what is in
+    // use, and close the connections that have proven least, so that fresh clients keep getting answers.
+    const child = new Deno.Command("bash", {
+      args: [
+        "-c",
+        'ulimit -n 160 && exec "$0" run -A "$1" 400',
+        Deno.execPath(),
+        new URL("../../testing/guard_child.ts", import.meta.url).pathname,
+      ],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let out = "";
+    const readLine = async () => {
+      while (!out.includes("\n")) {
+        const { value, done } = await lines.read();
+        if (done) throw new Error(`the guard process ended: ${out}`);
+        out += value;
+      }
+      const line = out.slice(0, out.indexOf("\n"));
+      out = out.slice(out.indexOf("\n") + 1);
+      return line;
+    };
+    const stderr = new Response(child.stderr).text();
+    const flood: Deno.Conn[] = [];
+    try {
+      const port = Number(await readLine());
+      const answers: number[] = [];
+      for (let round = 0; round < 6; round++) {
+        for (let i = 0; i < 60; i++) {
+          const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+          await conn.write(encoder.encode("GET / HTTP/1.1\r\nX-Slow: "));
+          flood.push(conn);
+        }
+        const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+        const res = await fetch(`http://127.0.0.1:${port}/`, { client, signal: AbortSignal.timeout(2_000) })
+          .catch(() => null);
+        answers.push(res?.status ?? 0);
+        await res?.body?.cancel();
+        client.close();
+      }
+      await child.stdin.close();
+      const stats = JSON.parse(await readLine());
+      const log = await stderr;
+      assert.deepEqual(answers, [200, 200, 200, 200, 200, 200], log);
+      assert.match(log, /out of descriptors accepting/);
+      assert.ok(stats.fdBudget < 160, JSON.stringify(stats)); // cut from 400 below what the process may open
+      assert.ok(stats.evicted > 0, JSON.stringify(stats));
+      assert.equal((await child.status).code, 0, log);
+    } finally {
+      for (const conn of flood) conn.close();
+      try {
+        child.kill();
+      } catch { /* exited */ }
+      await child.status;
+      await stderr.catch(() => {});
+    }
+  },
+});
