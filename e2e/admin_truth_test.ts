@@ -8,6 +8,7 @@ import { seedAnalytics } from "../testing/seed.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
 import { insertClick, insertConversion, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { waitFor } from "./visitor.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -323,8 +324,8 @@ browserTest(
       await page.getByLabel("Ir para a página").fill("3");
       await page.getByRole("button", { name: "Ir", exact: true }).click();
       await page.getByTestId("lead-page").filter({ hasText: "Página 3 de 3" }).waitFor();
-      await page.locator(".lead-table tbody tr").nth(9).waitFor();
-      assert.equal(await rows.count(), 10);
+      // The previous page's rows stay on screen while the next page loads ("Atualizando…"): wait for the new ones.
+      assert.equal(await waitFor(() => rows.count(), (n) => n === 10), 10);
       // Premium leads from facebook (i % 6 == 0: 10 of them), oldest first.
       await page.getByLabel("Plano").selectOption("premium");
       await page.getByLabel("Origem (utm_source)").fill("facebook");
@@ -332,7 +333,8 @@ browserTest(
       await page.locator("#leads .card-sub").filter({ hasText: "10 leads no período" }).waitFor({
         timeout: 10_000,
       });
-      const dates = await page.locator(".lead-table .lead-date").allInnerTexts();
+      const dates = await waitFor(() => page.locator(".lead-table .lead-date").allInnerTexts(), (d) =>
+        d.length === 10);
       assert.equal(dates.length, 10);
       assert.equal(dates[0], "01/11/2026 às 10:00");
       const href = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
