@@ -32,6 +32,9 @@ export const DEFAULT_LIMITS: Omit<GuardLimits, "fdBudget"> = {
 /** The share of the budget relayed connections may use; the rest stays for new connections. */
 const RELAY_SHARE = 0.5;
 
+/** The fewest descriptors client connections are ever given, however tight the limit. */
+const MIN_BUDGET = 64;
+
 /** Descriptors kept for everything else: the database files and sockets, static files, logs. */
 const RESERVED_FDS = 160;
 
@@ -80,7 +83,7 @@ export async function descriptorLimits(): Promise<{ soft: number; open: number }
 /** The budget for client connections: what the soft limit leaves after those open now and a reserve. */
 export function fdBudgetFor(limits: { soft: number; open: number } | null): number {
   if (!limits) return 512;
-  return Math.max(64, limits.soft - limits.open - RESERVED_FDS);
+  return Math.max(MIN_BUDGET, limits.soft - limits.open - RESERVED_FDS);
 }
 
 const ACCEPTS_BEFORE_YIELD = 64;
@@ -246,7 +249,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
    */
   function lackingDescriptors(where: string): void {
     budgetCut = Math.min(
-      limits.fdBudget - 64,
+      limits.fdBudget - MIN_BUDGET,
       Math.max(budgetCut, limits.fdBudget - fdsInUse + DESCRIPTOR_SLACK),
     );
     pressure(`out of descriptors ${where}`);
