@@ -212,3 +212,216 @@ Deno.test({
     }
   },
 });
+
+const PREFACE = encoder.encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+/** An empty SETTINGS frame, as an HTTP/2 client sends right after the preface. */
+const SETTINGS = new Uint8Array([0, 0, 0, 4, 0, 0, 0, 0, 0]);
+
+/** Everything the server sends on `conn` until it closes it; `closed` false if still open after `limitMs`. */
+async function answerOf(conn: Deno.Conn, limitMs: number): Promise<{ text: string; closed: boolean }> {
+  let text = "";
+  const buffer = new Uint8Array(4096);
+  const deadline = Date.now() + limitMs;
+  while (Date.now() < deadline) {
+    const n = await Promise.race([conn.read(buffer).catch(() => null), sleep(deadline - Date.now())]);
+    if (n === undefined) break;
+    if (n === null) return { text, closed: true };
+    text += new TextDecoder().decode(buffer.subarray(0, n));
+  }
+  return { text, closed: false };
+}
+
+Deno.test("conn guard: the HTTP/2 preface gets 505 and the connection is closed, never relayed", async () => {
+  await withGuard(FAST, async (port, guard) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(PREFACE);
+    await conn.write(SETTINGS).catch(() => {});
+    const { text, closed } = await answerOf(conn, 2_000);
+    conn.close();
+    assert.match(text, /^HTTP\/1\.1 505 /);
+    assert.ok(closed, "closed after the answer");
+    assert.equal(guard.stats().relayed, 0);
+  });
+});
+
+Deno.test("conn guard: request lines other than HTTP/1.0 and HTTP/1.1 get 505 or 400 and are closed", async () => {
+  await withGuard(FAST, async (port) => {
+    const cases: [string, RegExp][] = [
+      ["GET / HTTP/2.0\r\nHost: x\r\n\r\n", / 505 /],
+      ["GET / HTTP/1.2\r\nHost: x\r\n\r\n", / 505 /],
+      ["GET / HTTP/3\r\nHost: x\r\n\r\n", / 505 /],
+      ["GET /\r\nHost: x\r\n\r\n", / 400 /], // HTTP/0.9 has no version
+      ["\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", / 400 /], // a TLS hello on the plain port
+      ["GET / SMTP/1.1\r\n\r\n", / 400 /],
+    ];
+    for (const [request, status] of cases) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(encoder.encode(request));
+      const { text, closed } = await answerOf(conn, 2_000);
+      conn.close();
+      assert.match(text.split("\r\n")[0], status, JSON.stringify(request));
+      assert.ok(closed, `${JSON.stringify(request)}: closed after the answer`);
+    }
+    // HTTP/1.0 and HTTP/1.1 pass.
+    for (const version of ["1.0", "1.1"]) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      await conn.write(encoder.encode(`GET / HTTP/${version}\r\nHost: x\r\nConnection: close\r\n\r\n`));
+      const { text } = await answerOf(conn, 2_000);
+      conn.close();
+      assert.match(text, /^HTTP\/1\.[01] 200 /, version);
+    }
+  });
+});
+
+Deno.test("conn guard: clients that send the HTTP/2 preface and reconnect when cut cannot shut out fresh clients", async () => {
+  // Budget 60 descriptors. 40 clients send the preface, wait until cut and reconnect at once, as a hostile
+  // HTTP/2 client would; a fresh client's GET every 50 ms must get 200 throughout. (When the preface was taken
+  // for the end of a request's headers and relayed, such connections filled the budget and matched no rule
+  // that closes connections: fresh clients got 503.)
+  await withGuard({ ...FAST, fdBudget: 60 }, async (port) => {
+    let running = true;
+    let cuts = 0;
+    const attackers = Array.from({ length: 40 }, async () => {
+      while (running) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port }).catch(() => null);
+        if (!conn) continue;
+        await conn.write(PREFACE).catch(() => {});
+        await conn.write(SETTINGS).catch(() => {});
+        await closedAfter(conn, 5_000);
+        conn.close();
+        cuts++;
+      }
+    });
+    const statuses: number[] = [];
+    try {
+      for (let i = 0; i < 30; i++) {
+        await sleep(50);
+        const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
+        const res = await fetch(`http://127.0.0.1:${port}/`, { client, signal: AbortSignal.timeout(2_000) })
+          .catch(() => null);
+        statuses.push(res?.status ?? 0);
+        await res?.body?.cancel();
+        client.close();
+      }
+    } finally {
+      running = false;
+      await Promise.all(attackers);
+    }
+    assert.deepEqual(statuses.filter((s) => s !== 200), [], `statuses: ${statuses.join(" ")}`);
+    assert.ok(cuts >= 40, `the attackers were cut ${cuts} times`);
+  });
+});
+
+Deno.test("conn guard: HTTP/2 cannot carry a dripped body past the request timeout beside other streams", async () => {
+  // One HTTP/2 connection (prior knowledge): a POST whose body drips a byte every 100 ms, and a GET on a new
+  // stream every 200 ms. The request timeout is 600 ms: the POST must be over (refused or cut) well before
+  // 3 s. (One request clock per connection, reset by every new stream, kept it open for as long as the
+  // other streams ran.)
+  await withGuard(FAST, async (port) => {
+    const client = Deno.createHttpClient({ http1: false, http2: true });
+    const started = Date.now();
+    let dripping = true;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await sleep(100);
+        if (!dripping) return controller.close();
+        controller.enqueue(encoder.encode(" "));
+      },
+    });
+    const post = fetch(`http://127.0.0.1:${port}/api/leads`, { client, method: "POST", body })
+      .then((res) => res.text()).then(() => Date.now() - started, () => Date.now() - started);
+    let postMs = -1;
+    void post.then((ms) => postMs = ms);
+    while (postMs < 0 && Date.now() - started < 3_000) {
+      await fetch(`http://127.0.0.1:${port}/healthz`, { client }).then((res) => res.text()).catch(() => {});
+      await sleep(200);
+    }
+    dripping = false;
+    await post;
+    client.close();
+    assert.ok(postMs >= 0 && postMs < 2_000, `the dripped POST lasted ${postMs} ms (request timeout 600 ms)`);
+  });
+});
+
+Deno.test("conn guard: each request on a kept-alive connection has its own clock", async () => {
+  await withGuard(FAST, async (port) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    const read = async () => {
+      const buffer = new Uint8Array(4096);
+      const n = await conn.read(buffer);
+      return new TextDecoder().decode(buffer.subarray(0, n ?? 0));
+    };
+    // Three quick requests 200 ms apart (700 ms in all, past the 600 ms request timeout), then a POST whose
+    // body drips: the POST is cut ~600 ms after its own headers, not sooner, not later.
+    for (let i = 0; i < 3; i++) {
+      await conn.write(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+      assert.match(await read(), /^HTTP\/1\.1 200 /);
+      await sleep(200);
+    }
+    await conn.write(encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\na"));
+    const posted = Date.now();
+    let cut = -1;
+    for (let i = 0; i < 30 && cut < 0; i++) {
+      await sleep(100);
+      await conn.write(encoder.encode("b")).catch(() => cut = Date.now() - posted);
+      const { closed } = await answerOf(conn, 1);
+      if (closed && cut < 0) cut = Date.now() - posted;
+    }
+    conn.close();
+    assert.ok(cut >= 550 && cut < 1_600, `the dripped POST was cut after ${cut} ms (request timeout 600 ms)`);
+  });
+});
+
+/** Ports of this process's established TCP connections to one of its own listeners other than `except`. */
+async function relayPorts(except: number): Promise<{ local: number; remote: number }[]> {
+  const inodes = new Set<string>();
+  for await (const entry of Deno.readDir("/proc/self/fd")) {
+    const target = await Deno.readLink(`/proc/self/fd/${entry.name}`).catch(() => "");
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const rows = (await Deno.readTextFile("/proc/self/net/tcp")).trim().split("\n").slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((f) => inodes.has(f[9]))
+    .map((f) => ({
+      local: parseInt(f[1].split(":")[1], 16),
+      remote: parseInt(f[2].split(":")[1], 16),
+      st: f[3],
+    }));
+  const listening = new Set(rows.filter((r) => r.st === "0A").map((r) => r.local));
+  listening.delete(except);
+  return rows.filter((r) => r.st === "01" && listening.has(r.remote));
+}
+
+Deno.test({
+  name: "conn guard: the inner server serves only the guard's own relays, by source address and port",
+  ignore: Deno.build.os !== "linux", // /proc, and 127.0.0.2 is a loopback address on Linux only
+  fn: async () => {
+    await withGuard({ ...FAST, keepAliveMs: 5_000 }, async (port) => {
+      // A live relay: a kept-alive client connection through the guard.
+      const client = Deno.createHttpClient({});
+      const res = await fetch(`http://127.0.0.1:${port}/`, { client });
+      await res.body?.cancel();
+      const [relay] = await relayPorts(port);
+      assert.ok(relay, "a relay to the inner server is open");
+      // A local process binds 127.0.0.2 with the relay's port and calls the inner server directly.
+      const net = await import("node:net");
+      const answer = await new Promise<string>((resolve) => {
+        let text = "";
+        const socket = net.connect({
+          host: "127.0.0.1",
+          port: relay.remote,
+          localAddress: "127.0.0.2",
+          localPort: relay.local,
+        });
+        socket.on("connect", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+        socket.on("data", (chunk) => text += chunk);
+        socket.on("error", () => resolve(text));
+        socket.on("close", () => resolve(text));
+      });
+      client.close();
+      assert.doesNotMatch(answer, /^HTTP\/1\.1 200 /, answer);
+      assert.ok(answer === "" || /^HTTP\/1\.1 421 /.test(answer), answer);
+    });
+  },
+});
