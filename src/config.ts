@@ -68,6 +68,9 @@ const schema = z.object({
     }
     return cidrs as Cidr[];
   }),
+  // 0: serve plainly with Deno.serve, without the connection guard (src/server/conn_guard.ts); only behind a
+  // trusted proxy (TRUST_PROXY=1) that enforces header, body and idle timeouts itself.
+  CONNECTION_GUARD: flag.default(true),
   COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name").default("cf-ipcountry"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Meta pixel and Conversions API: nothing is sent unless both the pixel id and the token are set.
@@ -108,6 +111,13 @@ const schema = z.object({
     "must be an address, or a name and <address>",
   ).optional(),
 }).superRefine((v, ctx) => {
+  if (!v.CONNECTION_GUARD && !v.TRUST_PROXY) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["CONNECTION_GUARD"],
+      message: "0 needs TRUST_PROXY=1: without the guard, only a proxy in front may face the internet",
+    });
+  }
   // A destination is all or nothing: half a configuration would silently drop the sales team's leads.
   for (const [name, vars] of Object.entries(DESTINATION_VARS)) {
     const set = vars.filter((key) => v[key] !== undefined);

@@ -139,3 +139,10 @@ Deno.test("config: ATTRIBUTION_DAYS is 30 by default, a whole number of days fro
     }, bad);
   }
 });
+
+Deno.test("config: CONNECTION_GUARD is on by default and may be off only behind a trusted proxy", () => {
+  assert.equal(loadConfig({}).CONNECTION_GUARD, true);
+  assert.equal(loadConfig({ CONNECTION_GUARD: "0", TRUST_PROXY: "1" }).CONNECTION_GUARD, false);
+  assert.throws(() => loadConfig({ CONNECTION_GUARD: "0" }), /CONNECTION_GUARD: 0 needs TRUST_PROXY=1/);
+  assert.throws(() => loadConfig({ CONNECTION_GUARD: "off", TRUST_PROXY: "1" }), /CONNECTION_GUARD/);
+});

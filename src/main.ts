@@ -97,22 +97,22 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     { extend: options.extend },
   );
 
-  // The guard owns the public socket: bounded connections, header/body/keep-alive timeouts (conn_guard.ts).
-  const server = await serveGuarded({
-    port: config.PORT,
-    hostname: config.HOST,
-    handler: app.fetch,
-    onListen: ({ hostname, port }) => {
-      const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
-      console.log(
-        `listening on http://${shown}:${port} (${
-          db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
-        })`,
-      );
-    },
-  });
+  const onListen = ({ hostname, port }: Deno.NetAddr) => {
+    const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
+    console.log(
+      `listening on http://${shown}:${port} (${
+        db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
+      })`,
+    );
+  };
+  // The guard owns the public socket: HTTP/1.x only, bounded connections, header/body/keep-alive timeouts
+  // (conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.
+  const server = config.CONNECTION_GUARD
+    ? await serveGuarded({ port: config.PORT, hostname: config.HOST, handler: app.fetch, onListen })
+    : Deno.serve({ port: config.PORT, hostname: config.HOST, onListen }, app.fetch);
   serving = true;
-  log.info("connection guard", { fdBudget: server.stats().fdBudget });
+  if ("stats" in server) log.info("connection guard", { fdBudget: server.stats().fdBudget });
+  else log.info("connection guard off (CONNECTION_GUARD=0): serving plainly behind the proxy");
   server.finished.catch((error) => {
     fatal("the listener failed (a supervisor restarts the process)", error);
   });

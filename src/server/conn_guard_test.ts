@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentLength, fdBudgetFor, type GuardLimits, headerEnd, serveGuarded } from "./conn_guard.ts";
+import { defaultBudget, type GuardLimits, refusalOf, serveGuarded } from "./conn_guard.ts";
 
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -44,14 +44,15 @@ async function closedAfter(conn: Deno.Conn, limitMs: number): Promise<number> {
   return -1;
 }
 
-Deno.test("conn guard: headerEnd finds the blank line with CRLF or bare LF line ends", () => {
-  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\nbody"), 0), 27);
-  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\nHost: x\n\n"), 0), 24);
-  assert.equal(headerEnd(encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n"), 0), -1);
-  assert.equal(contentLength(encoder.encode("POST / HTTP/1.1\r\nContent-Length: 42\r\n\r\n")), 42);
-  assert.equal(contentLength(encoder.encode("GET / HTTP/1.1\r\n\r\n")), 0);
-  assert.equal(fdBudgetFor({ soft: 1024, open: 74 }), 1024 - 74 - 160);
-  assert.equal(fdBudgetFor({ soft: 100, open: 74 }), 64);
+Deno.test("conn guard: request lines and the descriptor budget", async () => {
+  assert.equal(refusalOf("GET /pt-br?x=1 HTTP/1.1"), null);
+  assert.equal(refusalOf("OPTIONS * HTTP/1.0"), null);
+  assert.equal(refusalOf("PRI * HTTP/2.0"), "505 HTTP Version Not Supported");
+  assert.equal(refusalOf("GET / HTTP/1.1 extra"), "400 Bad Request");
+  assert.equal(refusalOf("GET  / HTTP/1.1"), "400 Bad Request");
+  const budget = await defaultBudget();
+  const soft = Number(/^Max open files\s+(\d+)/m.exec(await Deno.readTextFile("/proc/self/limits"))?.[1]);
+  assert.ok(budget >= 64 && budget <= soft - 160, `budget ${budget} of ${soft}`);
 });
 
 Deno.test("conn guard: requests are relayed with the client's own address", async () => {
@@ -226,7 +227,7 @@ async function answerOf(conn: Deno.Conn, limitMs: number): Promise<{ text: strin
     const n = await Promise.race([conn.read(buffer).catch(() => null), sleep(deadline - Date.now())]);
     if (n === undefined) break;
     if (n === null) return { text, closed: true };
-    text += new TextDecoder().decode(buffer.subarray(0, n));
+    text += new TextDecoder().decode(buffer.subarray(0, n as number));
   }
   return { text, closed: false };
 }
