@@ -12,9 +12,10 @@
 //
 // Descriptors: 1 per connection until relayed, 3 after, within a budget below the soft limit. When a new
 // connection or relay needs room, connections are closed in this order, oldest first within each:
-//   1. connections still sending their first request head (or sending nothing);
+//   1. connections that began their first request head and have not finished it;
 //   2. relayed connections not answered yet (a request still in progress, a body still dripping);
-//   3. answered connections idle between requests.
+//   3. quiet connections: answered and idle between requests, or new and silent so far (a fresh
+//      client's request may be waiting unread: the newest go last).
 // An answered connection with a request in progress is never closed to make room; with no room left, 503.
 import { log } from "../core/log.ts";
 
@@ -104,7 +105,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     ...options.limits,
   };
   const all = new Set<Client>(), heads = new Set<Client>(), unanswered = new Set<Client>();
-  const idle = new Set<Client>();
+  const quiet = new Set<Client>();
   const byPort = new Map<number, Client>();
   const stats: Record<Counter, number> = { accepted: 0, evicted: 0, refused: 0, timedOut: 0 };
   const pool: Uint8Array[] = [];
@@ -135,7 +136,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     } finally {
       c.answered++;
       c.since = Date.now();
-      if (--c.inRequest === 0 && !c.closed) move(c, idle);
+      if (--c.inRequest === 0 && !c.closed) move(c, quiet);
     }
   });
   const innerAddr = { hostname: "127.0.0.1", port: inner.addr.port };
@@ -159,7 +160,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       lastWarning = Date.now();
       log.warn("connection limit: closing the connections that have proven least", counts());
     }
-    for (const group of [heads, unanswered, idle]) {
+    for (const group of [heads, unanswered, quiet]) {
       for (const c of group) {
         if (fds + need <= budget) return true;
         if (c !== keep) close(c, "evicted");
@@ -201,6 +202,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     const one = new Uint8Array(1);
     if (await c.conn.read(one) === null) return close(c); // waits without a buffer
     c.firstByte = Date.now();
+    move(c, heads);
     let head = Uint8Array.of(one[0]);
     for (;;) {
       const text = latin1.decode(head).replace(/^[\r\n]+/, "");
@@ -276,7 +278,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       stats.accepted++;
       const c = new Client(conn, Date.now());
       all.add(c);
-      move(c, heads);
+      move(c, quiet);
       fds++;
       if (!makeRoom(0, c)) void refuse(c, "503 Service Unavailable");
       else handle(c).catch(() => close(c));
