@@ -178,17 +178,29 @@ function limiter(n: number) {
   };
 }
 
-/** Resolves when the server closes `conn` (end of stream or reset), with the time it happened. */
-async function closedAt(conn: Deno.Conn): Promise<number> {
+/**
+ * Resolves when the server closes `conn` (end of stream or reset) with the time it happened, or with Infinity
+ * when it is still open after `waitMs`.
+ */
+async function closedAt(conn: Deno.Conn, waitMs = HEADER_TIMEOUT_MS + 10_000): Promise<number> {
   const buf = new Uint8Array(4096);
-  try {
-    while (await conn.read(buf) !== null) {
-      // an answer (e.g. a redirect) before the close
+  const closed = (async () => {
+    try {
+      while (await conn.read(buf) !== null) {
+        // an answer (e.g. a redirect) before the close
+      }
+    } catch {
+      // reset by the server
     }
-  } catch {
-    // reset by the server
+    return Date.now();
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<number>((resolve) => timer = setTimeout(() => resolve(Infinity), waitMs));
+  try {
+    return await Promise.race([closed, late]);
+  } finally {
+    clearTimeout(timer);
   }
-  return Date.now();
 }
 
 function lead(n: number) {
@@ -475,7 +487,8 @@ Deno.test({
             ],
           });
           try {
-            const page = await (await browser.newContext({ locale: "pt-BR", userAgent: BROWSER_UA })).newPage();
+            const page = await (await browser.newContext({ locale: "pt-BR", userAgent: BROWSER_UA }))
+              .newPage();
             const visit = page.waitForResponse((r) => r.url() === `${origin}/api/tracking/visit`)
               .then((r) => r.status(), (error) => `${error}`);
             const res = await page.goto(`${origin}/pt-br`);
