@@ -140,3 +140,56 @@ Deno.test({
     assert.match(out, /Valid configuration/);
   },
 });
+
+const isFile = (path: string) => {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+};
+const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find(isFile);
+
+Deno.test({
+  name:
+    "deploy: nginx -t accepts deploy/nginx.conf (with a throwaway certificate in place of Let's Encrypt's)",
+  ignore: !NGINX,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "nginx_t_" });
+    try {
+      const made = await new Deno.Command("openssl", {
+        args: [
+          "req",
+          "-x509",
+          "-newkey",
+          "ec",
+          "-pkeyopt",
+          "ec_paramgen_curve:prime256v1",
+          "-nodes",
+          "-days",
+          "1",
+        ]
+          .concat(["-subj", "/CN=www.example.com", "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`]),
+        stderr: "null",
+      }).output();
+      assert.equal(made.code, 0, "openssl made a certificate");
+      const site = (await read("deploy/nginx.conf"))
+        .replace("/etc/letsencrypt/live/www.example.com/fullchain.pem", `${dir}/cert.pem`)
+        .replace("/etc/letsencrypt/live/www.example.com/privkey.pem", `${dir}/key.pem`);
+      await Deno.writeTextFile(`${dir}/site.conf`, site);
+      await Deno.writeTextFile(
+        `${dir}/nginx.conf`,
+        `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  access_log off;\n  include ${dir}/site.conf;\n}\n`,
+      );
+      const { code, stderr } = await new Deno.Command(NGINX!, {
+        args: ["-t", "-c", `${dir}/nginx.conf`, "-p", dir],
+      })
+        .output();
+      const out = new TextDecoder().decode(stderr);
+      assert.equal(code, 0, out);
+      assert.match(out, /test is successful/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
