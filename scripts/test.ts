@@ -8,6 +8,7 @@ import { build } from "../build.ts";
 
 /** Fault and soak tests: whole server processes under a fault or a sustained load (see each file's header). */
 export const FAULT_TESTS = [
+  "src/main_caddy_test.ts",
   "src/main_flood_test.ts",
   "src/main_outage_test.ts",
   "src/main_sigterm_test.ts",
@@ -24,6 +25,11 @@ const hasPostgres = Boolean(Deno.env.get("TEST_DATABASE_URL"));
 const banner = (text: string) => console.log(`\n${"!".repeat(78)}\n!! ${text}\n${"!".repeat(78)}\n`);
 if (!hasPostgres) banner("SKIPPING the PostgreSQL runs: TEST_DATABASE_URL is not set (PGlite runs only).");
 if (!hasChrome && !faults) banner(`SKIPPING browser tests: no Chromium at ${chrome} (set CHROME_PATH).`);
+const caddy = Deno.env.get("CADDY_PATH") || "/usr/bin/caddy";
+const hasCaddy = await Deno.stat(caddy).then((s) => s.isFile, () => false);
+if (!hasCaddy && faults) {
+  banner(`SKIPPING the Caddy front-door test: no Caddy at ${caddy} (apt-get install caddy).`);
+}
 
 await build();
 const args = ["test", "-A", "--no-check"];
@@ -41,5 +47,7 @@ if (faults) {
 const { code } = await new Deno.Command(Deno.execPath(), { args, stdout: "inherit", stderr: "inherit" })
   .spawn()
   .status;
-if (!hasPostgres || (!hasChrome && !faults)) banner("Some suites were SKIPPED: see the notes above.");
+if (!hasPostgres || (!hasChrome && !faults) || (!hasCaddy && faults)) {
+  banner("Some suites were SKIPPED: see the notes above.");
+}
 Deno.exit(code);

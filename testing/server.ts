@@ -31,11 +31,13 @@ export interface StartOptions {
   timeoutMs?: number;
   /** Starts the server under `ulimit -n` (soft and hard limit on open files), through bash. */
   maxOpenFiles?: number;
+  /** The port to listen on; default a free one. */
+  port?: number;
 }
 
 /** Starts the server and resolves once /healthz answers 200. */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
-  const port = freePort();
+  const port = options.port ?? freePort();
   const cwd = options.cwd ?? await Deno.makeTempDir({ prefix: "server_cwd_" });
   const args = ["run", "-A", ...(options.denoFlags ?? []), MAIN];
   // `exec` keeps one process: the pid and SIGTERM are the server's own.
