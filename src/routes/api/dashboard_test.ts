@@ -541,6 +541,10 @@ appTest(
       password: "wrong one",
     });
     assert.equal(refused.status, 401);
-    assert.deepEqual(schemas.apiError.parse(await refused.json()), { error: "bad_credentials" });
+    assert.deepEqual(schemas.refusedOutcome.parse(await refused.json()), {
+      error: "bad_credentials",
+      success: false,
+      message: "E-mail ou senha inválidos.",
+    });
   },
 );
