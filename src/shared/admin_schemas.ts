@@ -89,6 +89,14 @@ export const leadQuery = optionalRange.and(z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
 }));
 
+/**
+ * The CSV export's query: the lead list's, and its layout (by default `excel-br`: BOM, `;`, decimal comma,
+ * what a pt-BR spreadsheet opens as columns; `rfc4180`: no BOM, `,`, decimal point).
+ */
+export const CSV_LAYOUTS = ["excel-br", "rfc4180"] as const;
+export type CsvLayout = (typeof CSV_LAYOUTS)[number];
+export const csvExportQuery = leadQuery.and(z.object({ layout: z.enum(CSV_LAYOUTS).optional() }));
+
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: LGPD and deliveries
 
