@@ -309,12 +309,19 @@ export const personLeads = z.object({ leads: z.array(personLead) });
 /** DELETE /api/admin/lgpd/leads: how much went. */
 export const erasure = z.object({ deleted: z.object({ leads: z.number(), metaEvents: z.number() }) });
 
-/** One delivery of a lead to a destination. */
+/**
+ * One delivery of a lead to a destination. `status` is what the destinations panel counts (pending,
+ * delivered, failed); `state` splits pending into queued (first try not made yet), sending (under way) and
+ * retrying (an attempt failed, attempt `nextAttempt` is due at `nextAttemptAt`). Only `failed` is a failure
+ * for good: refused by the destination, or given up after the retry window.
+ */
 export const delivery = z.object({
   leadId: z.number(),
   destination,
   status: z.enum(["pending", "delivered", "failed"]),
+  state: z.enum(["queued", "sending", "retrying", "delivered", "failed"]),
   attempts: z.number(),
+  nextAttempt: z.number().nullable(),
   deliveredAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   lastError: z.string().nullable(),
