@@ -1,6 +1,7 @@
 // A lead's way to the sales team as people see it: a visitor submits the pricing form, the administrator
-// watches each destination turn "Entregue", a stopped destination show "Falhou", and "Reenviar" deliver it
-// once it is back. The visitor's redirect keeps its 800 ms with every destination down.
+// watches each destination turn "Entregue", a stopped destination stay "Pendente" with its next try (never
+// "Falhou" while it is retried), "Reenviar" deliver it once it is back, and a destination that refuses the
+// lead show "Falhou". The visitor's redirect keeps its 800 ms with every destination down.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
@@ -54,7 +55,7 @@ async function expectStatus(page: Page, lead: string, destination: string, statu
 }
 
 browserTest(
-  "lead deliveries: Entregue for each destination; a stopped one shows Falhou, Reenviar delivers it; redirect unchanged",
+  "lead deliveries: Entregue for each destination; a stopped one is pending with its next try, Reenviar delivers it; a refusal shows Falhou; redirect unchanged",
   async () => {
     const fakes = {
       webhook: fakeWebhook(SECRET),
@@ -96,16 +97,21 @@ browserTest(
         /Entregue\s+\d\d\/\d\d às \d\d:\d\d/,
       );
 
-      // Trello goes away; the next lead reaches the other three and shows Trello's failure and why.
+      // Trello goes away; the next lead reaches the other three, and Trello's delivery is pending with its
+      // next try, its number and the last error: being retried is not a failure.
       await fakes.trello.down();
       await submitLead(server, "João Lima");
       await page.getByRole("button", { name: "Atualizar" }).click();
       for (const d of ["webhook", "pipefy", "email"]) await expectStatus(page, "João Lima", d, "Entregue");
-      await expectStatus(page, "João Lima", "trello", "Falhou");
-      assert.match(
-        await delivery(page, "João Lima", "trello").innerText(),
-        /conexão recusada · nova tentativa \d{2}\/\d{2} às \d{2}:\d{2}/,
-      );
+      const retrying = delivery(page, "João Lima", "trello");
+      // (Each retry is a moment "Enviando"; the line settles back to the next one.)
+      await retrying.filter({
+        hasText:
+          /^Trello\s*Pendente\s*Tentando de novo (em \d{2}\/\d{2} )?às \d{2}:\d{2}, tentativa \d+ · último erro: conexão recusada\s*Reenviar/,
+      }).waitFor({ timeout: 20_000 });
+      assert.equal(await retrying.getByText("Falhou").count(), 0);
+      // The destinations panel says the same: pending, none failed.
+      await page.locator("#destinos").getByTestId("destination-trello").getByText("0 falharam").waitFor();
       await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-1366.png", SHOTS).pathname });
 
       // The worker pauses while Trello comes back, so its own retry (due 1–8 s after the failure) cannot
@@ -147,8 +153,10 @@ browserTest(
       await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-390.png", SHOTS).pathname });
       await panel.screenshot({ path: new URL("lead-destinations-390.png", SHOTS).pathname });
 
-      // Every destination down: the visitor's redirect still comes 800 ms after the saved lead.
-      for (const fake of Object.values(fakes)) await fake.down();
+      // Every destination down (the webhook up, but refusing the lead with a 400): the visitor's redirect
+      // still comes 800 ms after the saved lead.
+      for (const fake of [fakes.pipefy, fakes.trello, fakes.email]) await fake.down();
+      fakes.webhook.mode = "400";
       const downDelay = await submitLead(server, "Ana Prado");
       console.log(
         `redirect after a saved lead: ${upDelay} ms with every destination up, ${downDelay} ms with every ` +
@@ -160,8 +168,12 @@ browserTest(
       // lower bound only says the 800 ms wait is there; it compares the browser's own response timing with
       // this process's clock, which drifted 160 ms apart once under a parallel CI run (638 ms).
       assert.ok(downDelay >= 500 && downDelay < 2000, `redirect came after ${downDelay} ms`);
+      // Refused: failed for good, "Falhou" with the reason. Down: pending, retried.
       await page.getByRole("button", { name: "Atualizar" }).click();
       await expectStatus(page, "Ana Prado", "webhook", "Falhou");
+      assert.match(await delivery(page, "Ana Prado", "webhook").innerText(), /Falhou\s+HTTP 400/);
+      await expectStatus(page, "Ana Prado", "trello", "Pendente");
+      await delivery(page, "Ana Prado", "trello").getByText(/Tentando de novo/).waitFor({ timeout: 20_000 });
       assert.deepEqual(admin.problems.consoleErrors, []);
     } finally {
       await admin.close();

@@ -192,13 +192,26 @@ export async function requeueDelivery(
   return rows.length > 0;
 }
 
+/**
+ * Where a delivery stands, as the dashboard tells it: `queued` (waiting for its first try), `sending` (a
+ * worker holds it now), `retrying` (an attempt failed and the next one is scheduled), `delivered`, or
+ * `failed` for good (refused by the destination, or given up after the retry window). The first three are
+ * the `pending` status, which the destinations panel counts as such.
+ */
+export type DeliveryState = "queued" | "sending" | "retrying" | "delivered" | "failed";
+
 /** One delivery as the dashboard shows it. */
 export interface DeliveryView {
   leadId: number;
   destination: Destination;
   status: DeliveryStatus;
+  state: DeliveryState;
+  /** Attempts made so far. */
   attempts: number;
+  /** While pending: the number of the next attempt (or of the one under way); null once settled. */
+  nextAttempt: number | null;
   deliveredAt: string | null;
+  /** While pending: when the next attempt is due (under way: when its lease ends). */
   nextAttemptAt: string | null;
   lastError: string | null;
   lastFailureAt: string | null;
@@ -206,16 +219,25 @@ export interface DeliveryView {
 
 const iso = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** The deliveries of these leads. */
-export async function deliveriesOfLeads(db: Queryable, leadIds: number[]): Promise<DeliveryView[]> {
+/** The deliveries of these leads, with their state at `now`. */
+export async function deliveriesOfLeads(
+  db: Queryable,
+  leadIds: number[],
+  now: Date,
+): Promise<DeliveryView[]> {
   const rows = await db.query<DeliveryView>(
-    `select lead_id as "leadId", destination, status, attempts,
+    `select lead_id as "leadId", destination, status,
+            case when status <> 'pending' then status
+                 when lease_token is not null and next_attempt_at > $2 then 'sending'
+                 when attempts > 0 then 'retrying'
+                 else 'queued' end as state,
+            attempts, case when status = 'pending' then attempts + 1 end as "nextAttempt",
             ${iso("delivered_at")} as "deliveredAt",
             case when status = 'pending' then ${iso("next_attempt_at")} end as "nextAttemptAt",
             last_error as "lastError", ${iso("last_failure_at")} as "lastFailureAt"
        from lead_deliveries where lead_id = any($1::bigint[])
       order by lead_id, destination`,
-    [leadIds],
+    [leadIds, now],
   );
   return rows.map((r) => ({ ...r, leadId: Number(r.leadId) }));
 }

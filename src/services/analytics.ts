@@ -19,8 +19,7 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
-import { channelLabel } from "../shared/channels.ts";
+import { addDays, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -134,60 +133,4 @@ export async function findLeads(
     filter.limit === undefined ? Promise.resolve(-1) : countLeads(db, filter, tz),
   ]);
   return { leads, total: total < 0 ? leads.length : total };
-}
-
-const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => string][] = [
-  ["Data", (l, tz) => localStamp(l.submittedAt, tz)],
-  ["Nome", (l) => l.name],
-  ["E-mail", (l) => l.email],
-  ["WhatsApp", (l) => l.whatsapp],
-  ["Plano", (l) => l.planLabel || l.plan],
-  ["Origem (utm_source)", (l) => l.utmSource ?? ""],
-  ["Campanha (utm_campaign)", (l) => l.utmCampaign ?? ""],
-  ["Mídia (utm_medium)", (l) => l.utmMedium ?? ""],
-  ...touchColumns("Primeiro toque", "first"),
-  ...touchColumns("Último toque", "last"),
-];
-
-/** A lead's first or last touch as CSV columns: source, medium, campaign, channel, landing page. */
-function touchColumns(title: string, t: "first" | "last"): [string, (l: LeadRow) => string][] {
-  return [
-    [`${title}: origem`, (l) => l[`${t}Source`] ?? ""],
-    [`${title}: mídia`, (l) => l[`${t}Medium`] ?? ""],
-    [`${title}: campanha`, (l) => l[`${t}Campaign`] ?? ""],
-    [`${title}: canal`, (l) => {
-      const channel = l[`${t}Channel`];
-      return channel ? channelLabel(channel) : "";
-    }],
-    [`${title}: página de entrada`, (l) => l[`${t}LandingPage`] ?? ""],
-  ];
-}
-
-// What spreadsheets read as the start of a formula (OWASP, CSV injection).
-const FORMULA_START = /^[=+\-@\t\r]/;
-// A phone number as people type it: an optional +, then only digits, spaces and ( ) - . (8 to 15 digits).
-// Nothing in it can call a function or reach a cell, so it is kept as typed, + included.
-const PHONE = /^\+?\d[\d ().-]*$/;
-
-function isPhone(value: string): boolean {
-  if (!PHONE.test(value)) return false;
-  const digits = value.replace(/\D/g, "").length;
-  return digits >= 8 && digits <= 15;
-}
-
-/**
- * One CSV cell: always quoted (RFC 4180), so no separator inside it (a comma, or the semicolon Excel splits
- * on in pt-BR) can start a new cell; and a formula start neutralised with a leading apostrophe, except in a
- * phone number.
- */
-export function csvCell(value: string): string {
-  const safe = FORMULA_START.test(value) && !isPhone(value) ? "'" + value : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-/** Leads as CSV: UTF-8 with a BOM (Excel), CRLF line ends, a header row (RFC 4180). */
-export function leadsCsv(leads: LeadRow[], timeZone: string): string {
-  const lines = [CSV_COLUMNS.map(([title]) => csvCell(title)).join(",")];
-  for (const lead of leads) lines.push(CSV_COLUMNS.map(([, get]) => csvCell(get(lead, timeZone))).join(","));
-  return "\uFEFF" + lines.join("\r\n") + "\r\n";
 }

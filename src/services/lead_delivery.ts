@@ -176,9 +176,9 @@ export async function resendDelivery(db: Db, leadId: number, destination: Destin
   return await requeueDelivery(db, leadId, destination, now);
 }
 
-/** The deliveries of the given leads, for the dashboard's lead cards. */
-export async function leadDeliveries(db: Db, leadIds: number[]): Promise<DeliveryView[]> {
-  return leadIds.length ? await deliveriesOfLeads(db, leadIds) : [];
+/** The deliveries of the given leads, for the dashboard's lead cards, each with its state at `now`. */
+export async function leadDeliveries(db: Db, leadIds: number[], now: Date): Promise<DeliveryView[]> {
+  return leadIds.length ? await deliveriesOfLeads(db, leadIds, now) : [];
 }
 
 /** Each configured destination's last success and failure, with no secret in it. */

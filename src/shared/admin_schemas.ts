@@ -89,6 +89,14 @@ export const leadQuery = optionalRange.and(z.object({
   offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
 }));
 
+/**
+ * The CSV export's query: the lead list's, and its layout (by default `excel-br`: BOM, `;`, decimal comma,
+ * what a pt-BR spreadsheet opens as columns; `rfc4180`: no BOM, `,`, decimal point).
+ */
+export const CSV_LAYOUTS = ["excel-br", "rfc4180"] as const;
+export type CsvLayout = (typeof CSV_LAYOUTS)[number];
+export const csvExportQuery = leadQuery.and(z.object({ layout: z.enum(CSV_LAYOUTS).optional() }));
+
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: LGPD and deliveries
 
@@ -157,17 +165,37 @@ export const ADMIN_ERROR_CODES = [
 ] as const;
 export type AdminErrorCode = (typeof ADMIN_ERROR_CODES)[number];
 
-/** Any refusal: the code, and what the code carries (fields of a validation error, seconds to wait...). */
+/**
+ * Any refusal: the code, and what the code carries (fields of a validation error, seconds to wait...). A
+ * sign-in's and a password change's refusals also say `success: false` and, in `message`, what happened in
+ * Portuguese (shared/admin_messages.ts), as their successes do.
+ */
 export const apiError = z.looseObject({
   error: z.string(),
   fields: z.record(z.string(), z.string()).optional(),
   retryAfter: z.number().optional(),
+  success: z.boolean().optional(),
+  message: z.string().optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiError>;
 
-/** GET /api/admin/check-auth; also the answer of a sign-in and a sign-out. */
+/** GET /api/admin/check-auth; also the answer of a sign-out. */
 export const authStatus = z.object({ isAuthenticated: z.boolean(), email: z.string().nullable() });
 export type AuthStatus = z.infer<typeof authStatus>;
+
+/** What a sign-in or a password change says happened: `success`, and `message` in Portuguese. */
+const outcomeFields = { success: z.boolean(), message: z.string() };
+
+/** POST /api/admin/login: the outcome and the session it opened. */
+export const loginAnswer = z.object({ ...outcomeFields, ...authStatus.shape });
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+
+/** POST /api/admin/change-password. */
+export const passwordChangeAnswer = z.object(outcomeFields);
+export type PasswordChangeAnswer = z.infer<typeof passwordChangeAnswer>;
+
+/** A refused sign-in or password change: the error shape with its outcome. */
+export const refusedOutcome = apiError.extend({ success: z.literal(false), message: z.string().min(1) });
 
 /** One day of a daily series (GET /api/leads/analytics, /api/tracking/analytics, /unique-visits). */
 export const dailyCount = z.object({ date: z.string(), count: z.number() }) satisfies z.ZodType<DailyCount>;
@@ -281,12 +309,19 @@ export const personLeads = z.object({ leads: z.array(personLead) });
 /** DELETE /api/admin/lgpd/leads: how much went. */
 export const erasure = z.object({ deleted: z.object({ leads: z.number(), metaEvents: z.number() }) });
 
-/** One delivery of a lead to a destination. */
+/**
+ * One delivery of a lead to a destination. `status` is what the destinations panel counts (pending,
+ * delivered, failed); `state` splits pending into queued (first try not made yet), sending (under way) and
+ * retrying (an attempt failed, attempt `nextAttempt` is due at `nextAttemptAt`). Only `failed` is a failure
+ * for good: refused by the destination, or given up after the retry window.
+ */
 export const delivery = z.object({
   leadId: z.number(),
   destination,
   status: z.enum(["pending", "delivered", "failed"]),
+  state: z.enum(["queued", "sending", "retrying", "delivered", "failed"]),
   attempts: z.number(),
+  nextAttempt: z.number().nullable(),
   deliveredAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
   lastError: z.string().nullable(),

@@ -13,6 +13,7 @@ import {
   setSessionCookie,
 } from "../../server/middleware/session.ts";
 import { visitor } from "../../server/middleware/visitor.ts";
+import { outcome } from "../../server/middleware/outcome.ts";
 import {
   BadCredentials,
   changePassword,
@@ -22,18 +23,27 @@ import {
   WrongCurrentPassword,
 } from "../../services/auth.ts";
 import { invalidateSession } from "../../services/sessions.ts";
-import { type AuthStatus, changePasswordBody, loginBody } from "../../shared/schemas.ts";
+import {
+  type AuthStatus,
+  changePasswordBody,
+  type LoginAnswer,
+  loginBody,
+  type PasswordChangeAnswer,
+} from "../../shared/schemas.ts";
+import { SUCCESS_TEXTS } from "../../shared/admin_messages.ts";
 import { refused } from "./refused.ts";
 
 const BODY_LIMIT = 4096;
 
 /**
- * /api/admin: sign-in, session check, sign-out and password change (spec section 7, administrator table).
- * The LGPD tools and deliveries are mounted beside it (routes/api/lgpd.ts, deliveries.ts).
+ * /api/admin: sign-in, session check, sign-out and password change. The sign-in and the password change
+ * answer `success` and a Portuguese `message` in every answer, refusals included (`outcome()`); the session
+ * check answers `isAuthenticated` and `email`. The LGPD tools and deliveries are mounted beside it
+ * (routes/api/lgpd.ts, deliveries.ts).
  */
 export const adminApi = new Hono<AppEnv>();
 
-adminApi.post("/login", adminGuard(), visitor(), async (c) => {
+adminApi.post("/login", outcome(), adminGuard(), visitor(), async (c) => {
   const { db } = c.get("deps");
   const body = await readJson(c, loginBody, { maxBytes: BODY_LIMIT });
   const clientKey = c.get("visitor").key;
@@ -47,7 +57,14 @@ adminApi.post("/login", adminGuard(), visitor(), async (c) => {
     setSessionCookie(c, token, session.expiresAt);
     setDeviceCookie(c, deviceToken, DEVICE_DAYS);
     log.info("admin login", { clientKey });
-    return c.json({ isAuthenticated: true, email: session.email } satisfies AuthStatus);
+    return c.json(
+      {
+        success: true,
+        message: SUCCESS_TEXTS.login,
+        isAuthenticated: true,
+        email: session.email,
+      } satisfies LoginAnswer,
+    );
   } catch (error) {
     if (error instanceof BadCredentials) {
       // The client key is the visitor key (a keyed hash of the IP, never the IP): it ties the lines of one
@@ -71,7 +88,7 @@ adminApi.post("/logout", adminGuard(), loadSession(), async (c) => {
   return c.json({ isAuthenticated: false, email: null } satisfies AuthStatus);
 });
 
-adminApi.post("/change-password", adminOnly(), visitor(), async (c) => {
+adminApi.post("/change-password", outcome(), adminOnly(), visitor(), async (c) => {
   const session = adminSession(c);
   const body = await readJson(c, changePasswordBody, { maxBytes: BODY_LIMIT });
   const clientKey = c.get("visitor").key;
@@ -93,5 +110,5 @@ adminApi.post("/change-password", adminOnly(), visitor(), async (c) => {
     throw error;
   }
   log.info("admin password changed");
-  return c.body(null, 204);
+  return c.json({ success: true, message: SUCCESS_TEXTS.passwordChanged } satisfies PasswordChangeAnswer);
 });

@@ -31,8 +31,13 @@ appTest("admin: login sets a session cookie and check-auth reports the e-mail", 
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   assert.equal(res.headers.get("cache-control"), "no-store");
-  // Issue 21: one error shape for the whole API; a sign-in answers the session status, no Portuguese text.
-  assert.deepEqual(await res.json(), { isAuthenticated: true, email: ADMIN_EMAIL });
+  // The outcome (success, message) and the session it opened.
+  assert.deepEqual(await res.json(), {
+    success: true,
+    message: "Login realizado com sucesso.",
+    isAuthenticated: true,
+    email: ADMIN_EMAIL,
+  });
   const line = res.headers.getSetCookie().find((c) => c.startsWith("admin_session="))!;
   assert.match(line, /HttpOnly/);
   assert.match(line, /SameSite=Lax/);
@@ -72,7 +77,9 @@ appTest("admin: unknown e-mail and wrong password get the same answer", async (t
     assert.match(res.headers.get("content-type") ?? "", /application\/json/);
     assert.equal(sessionCookieOf(res), undefined);
   }
-  assert.deepEqual(await wrong.json(), await unknown.json());
+  const body = await wrong.json();
+  assert.deepEqual(body, await unknown.json());
+  assert.deepEqual(body, { error: "bad_credentials", success: false, message: "E-mail ou senha inválidos." });
 }, options);
 
 appTest("admin: login refuses missing fields and passwords over 128 characters with 400", async (t) => {
@@ -82,6 +89,8 @@ appTest("admin: login refuses missing fields and passwords over 128 characters w
   const body = await blank.json();
   assert.equal(body.error, "validation");
   assert.ok(body.fields.email && body.fields.password);
+  assert.equal(body.success, false);
+  assert.equal(body.message, "Verifique os campos: e-mail e senha.");
   const long = await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: "x".repeat(129) });
   assert.equal(long.status, 400);
   assert.ok((await long.json()).fields.password);
@@ -95,7 +104,12 @@ appTest("admin: state-changing requests from another origin or not as JSON get 4
     const res = await t.postJson(path, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, evil);
     assert.equal(res.status, 403, path);
     assert.match(res.headers.get("content-type") ?? "", /application\/json/);
-    assert.equal((await res.json()).error, "forbidden");
+    const body = await res.json();
+    assert.equal(body.error, "forbidden");
+    // The sign-in and the password change say so in their outcome too; the sign-out has no outcome.
+    if (path !== "/api/admin/logout") {
+      assert.deepEqual([body.success, typeof body.message], [false, "string"], path);
+    }
   }
   // A form post (the classic CSRF vector) is refused even from our own origin.
   const form = await t.request("/api/admin/logout", {
@@ -121,7 +135,11 @@ appTest("admin: change-password without a session answers 401 JSON", async (t) =
   assert.equal(res.status, 401);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   assert.equal(res.headers.get("cache-control"), "no-store");
-  assert.deepEqual(await res.json(), { error: "unauthorized" });
+  assert.deepEqual(await res.json(), {
+    error: "unauthorized",
+    success: false,
+    message: "Sessão encerrada. Entre novamente.",
+  });
 });
 
 appTest(
@@ -147,6 +165,8 @@ appTest(
     const body = await blocked.json();
     assert.equal(body.error, "rate_limited");
     assert.equal(body.retryAfter, 11 * 60);
+    assert.equal(body.success, false);
+    assert.equal(body.message, "Muitas tentativas. Aguarde 11 minutos e tente novamente.");
     assert.equal(sessionCookieOf(blocked), undefined);
     clock = new Date(clock.getTime() + retryAfter * 1000);
     const again = await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
@@ -176,6 +196,7 @@ appTest(
     );
     assert.equal(blocked.status, 429);
     assert.equal(blocked.headers.get("retry-after"), "2");
+    assert.equal((await blocked.json()).message, "Muitas tentativas. Aguarde 2 segundos e tente novamente.");
     // After the wait one more guess is checked; the next wait doubles.
     clock = new Date(clock.getTime() + 2_000);
     assert.equal(
@@ -274,7 +295,11 @@ appTest("admin: changing the password ends every other session and keeps this on
     newPassword,
   }, { cookie: laptop });
   assert.equal(wrong.status, 400);
-  assert.deepEqual(await wrong.json(), { error: "wrong_current_password" });
+  assert.deepEqual(await wrong.json(), {
+    error: "wrong_current_password",
+    success: false,
+    message: "Senha atual incorreta.",
+  });
 
   const res = await t.postJson(
     "/api/admin/change-password",
@@ -283,8 +308,8 @@ appTest("admin: changing the password ends every other session and keeps this on
       cookie: laptop,
     },
   );
-  assert.equal(res.status, 204);
-  assert.equal(await res.text(), "");
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { success: true, message: "Senha alterada com sucesso." });
   assert.equal((await checkAuth(t, laptop)).isAuthenticated, true);
   assert.equal((await checkAuth(t, phone)).isAuthenticated, false);
   const old = await t.postJson("/api/admin/login", { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
@@ -335,13 +360,15 @@ appTest("admin: a new password equal to the current one or among the most common
     });
     assert.equal(res.status, 400, newPassword);
     const expected = newPassword === ADMIN_PASSWORD ? "password_same_as_current" : "password_too_common";
-    assert.deepEqual(await res.json(), { error: expected }, newPassword);
+    const body = await res.json();
+    assert.deepEqual([body.error, body.success], [expected, false], newPassword);
+    assert.match(body.message, expected === "password_too_common" ? /mais usadas/ : /diferente da atual/);
   }
   const ok = await t.postJson("/api/admin/change-password", {
     currentPassword: ADMIN_PASSWORD,
     newPassword: "violet lantern orbit 42",
   }, { cookie });
-  assert.equal(ok.status, 204);
+  assert.equal(ok.status, 200);
 }, options);
 
 appTest("admin: guessing the current password in change-password is throttled like sign-in", async (t) => {

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { appTest, TEST_ORIGIN, type TestApp } from "../../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
+import { createSenders, deliverDueLeads } from "../../services/lead_delivery.ts";
+import { claimDueDeliveries } from "../../db/lead_deliveries.ts";
 
 // Destinations that are configured but never reached in these tests (nothing listens on port 9).
 const ENV = {
@@ -97,3 +99,105 @@ appTest("deliveries: the LGPD erase takes the person's deliveries with the lead"
   assert.equal(left.length, 2);
   assert.ok(left.every((r) => Number(r.lead_id) !== id));
 }, { env: ENV });
+
+interface DeliveryAnswer {
+  leadId: number;
+  destination: string;
+  status: string;
+  state: string;
+  attempts: number;
+  nextAttempt: number | null;
+  nextAttemptAt: string | null;
+  lastError: string | null;
+}
+
+let clock = new Date("2026-11-20T17:00:00Z");
+
+appTest(
+  "deliveries: a delivery being retried is pending with its next attempt, failed only once given up; the card's states add up to the panel's counts",
+  async (t) => {
+    clock = new Date("2026-11-20T17:00:00Z");
+    const first = await lead(t, 5);
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const config = t.deps.config;
+    const run = () =>
+      deliverDueLeads(t.db, config, createSenders(config), { now: () => clock, random: () => 0 });
+    const deliveriesOf = async (ids: number[]) => {
+      const res = await getAs(t, cookie, `/api/admin/deliveries?leads=${ids.join(",")}`);
+      assert.equal(res.status, 200);
+      return (await res.json()).deliveries as DeliveryAnswer[];
+    };
+
+    // Not tried yet: queued.
+    assert.deepEqual((await deliveriesOf([first])).map((d) => [d.destination, d.state, d.nextAttempt]), [
+      ["trello", "queued", 1],
+      ["webhook", "queued", 1],
+    ]);
+    // Both destinations refuse the connection, twice: pending, the third attempt scheduled, not failed.
+    for (let i = 0; i < 2; i++) {
+      await run();
+      const due = Math.max(...(await deliveriesOf([first])).map((d) => Date.parse(d.nextAttemptAt!)));
+      assert.ok(due > clock.getTime(), "the next attempt is in the future");
+      clock = new Date(due + 1000);
+    }
+    clock = new Date(clock.getTime() - 2000); // just before the third attempt is due
+    for (const d of await deliveriesOf([first])) {
+      assert.equal(d.status, "pending", d.destination);
+      assert.equal(d.state, "retrying", d.destination);
+      assert.equal(d.attempts, 2, d.destination);
+      assert.equal(d.nextAttempt, 3, d.destination);
+      assert.ok(Date.parse(d.nextAttemptAt!) > clock.getTime(), d.destination);
+      assert.ok(d.lastError, `${d.destination}: the reason of the last failure`);
+    }
+
+    // Trello's retry window ran out: the next failure gives up for good. The webhook is still retried.
+    await t.db.query(
+      "update lead_deliveries set retry_since = retry_since - interval '4 days' where destination = 'trello'",
+    );
+    clock = new Date(clock.getTime() + 2000);
+    await run();
+    const settled = await deliveriesOf([first]);
+    assert.deepEqual(settled.map((d) => [d.destination, d.status, d.state, d.nextAttempt]), [
+      ["trello", "failed", "failed", null],
+      ["webhook", "pending", "retrying", 4],
+    ]);
+    assert.match(settled[0].lastError ?? "", /^desistiu após 3 dias de tentativas/);
+    assert.equal(settled[0].nextAttemptAt, null);
+
+    // A second lead whose webhook delivery a worker holds right now: sending, not failed.
+    const second = await lead(t, 6);
+    const claimed = await claimDueDeliveries(
+      t.db,
+      "webhook",
+      clock,
+      new Date(clock.getTime() + 15 * 60_000),
+      "test-lease",
+      10,
+    );
+    assert.deepEqual(claimed.map((c) => c.lead.id), [second]);
+    const both = await deliveriesOf([first, second]);
+    assert.deepEqual(
+      both.filter((d) => d.leadId === second).map((d) => [d.destination, d.state, d.nextAttempt]),
+      [["trello", "queued", 1], ["webhook", "sending", 1]],
+    );
+
+    // The destinations panel counts what the cards show: pending = queued + sending + retrying.
+    const panel = await (await getAs(t, cookie, "/api/admin/destinations")).json();
+    for (const h of panel.destinations as { destination: string; pending: number; failed: number }[]) {
+      const mine = both.filter((d) => d.destination === h.destination);
+      const pending = mine.filter((d) => ["queued", "sending", "retrying"].includes(d.state)).length;
+      const failed = mine.filter((d) => d.state === "failed").length;
+      assert.deepEqual([h.pending, h.failed], [pending, failed], h.destination);
+    }
+    assert.deepEqual(
+      panel.destinations.map((h: { destination: string; pending: number; failed: number }) => [
+        h.destination,
+        h.pending,
+        h.failed,
+      ]),
+      [["webhook", 2, 0], ["trello", 1, 1]],
+    );
+  },
+  { env: ENV, now: () => clock },
+);

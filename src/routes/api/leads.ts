@@ -8,9 +8,10 @@ import { metaClientOf, visitor, visitorKeysSinceOf } from "../../server/middlewa
 import { adminOnly } from "../../server/middleware/session.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
-import { findLeads, lastDays, leadsCsv, leadSeries } from "../../services/analytics.ts";
+import { findLeads, lastDays, leadSeries } from "../../services/analytics.ts";
+import { leadsCsv } from "../../services/leads_csv.ts";
 import type { LeadFilter } from "../../db/analytics.ts";
-import { daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
+import { csvExportQuery, daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
 import { rangeOf, reportContext } from "./reports.ts";
 
 export const LEAD_MAX_BYTES = 16 * 1024;
@@ -77,13 +78,14 @@ leadsApi.get("/", adminOnly(), async (c) => {
   return c.json(leads);
 });
 
+// `?layout=rfc4180` for the plain comma layout; by default the one a pt-BR spreadsheet opens as columns.
 leadsApi.get("/export.csv", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
-  const q = parseOr400(leadQuery, query);
+  const q = parseOr400(csvExportQuery, query);
   const range = rangeOf(q);
   const { leads } = await findLeads(db, leadFilterOf(q), tz);
   const name = range ? `leads_${range.start}_${range.end}.csv` : "leads.csv";
-  return c.body(leadsCsv(leads, tz), 200, {
+  return c.body(leadsCsv(leads, tz, q.layout), 200, {
     "content-type": "text/csv; charset=utf-8; header=present",
     "content-disposition": `attachment; filename="${name}"`,
   });

@@ -1,27 +1,61 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { errorText, sendJson } from "./api.ts";
-import { format, parseISO } from "date-fns";
-import { ptBR } from "date-fns/locale/pt-BR";
+import { formatDayTime, formatUpcoming } from "./format.ts";
 import { type Delivery, DESTINATION_NAMES, useDestinations, useLeadDeliveries } from "./deliveries.ts";
 import { useToast } from "./toast.tsx";
 
-/** "23/11 às 09:26": the lead card already shows the year. */
-function when(iso: string): string {
-  return format(parseISO(iso), "dd/MM 'às' HH:mm", { locale: ptBR });
+/** How a delivery reads on the lead card: its badge (and colour), the line beside it, and "Reenviar". */
+export interface DeliveryLine {
+  tone: "delivered" | "pending" | "failed";
+  label: "Entregue" | "Pendente" | "Falhou";
+  detail: string | null;
+  resend: boolean;
 }
 
-/** What the sales team needs to know: arrived (when), still on its way, or failed (why). */
-function stateOf(d: Delivery): "delivered" | "pending" | "failed" {
-  if (d.status === "delivered") return "delivered";
-  return d.status === "failed" || d.attempts > 0 ? "failed" : "pending";
+/**
+ * What the sales team needs to know: arrived (when), still on its way (the next try, when one failed), or
+ * failed for good (why). A delivery being retried is pending, never "Falhou", as in the destinations panel.
+ */
+export function deliveryLine(d: Delivery, now = new Date()): DeliveryLine {
+  switch (d.state) {
+    case "delivered":
+      return {
+        tone: "delivered",
+        label: "Entregue",
+        detail: d.deliveredAt && formatDayTime(d.deliveredAt),
+        resend: false,
+      };
+    case "failed":
+      return { tone: "failed", label: "Falhou", detail: d.lastError, resend: true };
+    case "sending":
+      return {
+        tone: "pending",
+        label: "Pendente",
+        detail: `Enviando, tentativa ${d.nextAttempt}`,
+        resend: false,
+      };
+    case "retrying": {
+      const next = d.nextAttemptAt
+        ? `Tentando de novo ${formatUpcoming(d.nextAttemptAt, now)}, tentativa ${d.nextAttempt}`
+        : `Tentativa ${d.nextAttempt} em breve`;
+      return {
+        tone: "pending",
+        label: "Pendente",
+        detail: d.lastError ? `${next} · último erro: ${d.lastError}` : next,
+        resend: true,
+      };
+    }
+    case "queued":
+      return { tone: "pending", label: "Pendente", detail: null, resend: false };
+  }
 }
 
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [sending, setSending] = useState(false);
-  const state = stateOf(delivery);
+  const line = deliveryLine(delivery);
   const name = DESTINATION_NAMES[delivery.destination];
 
   async function resend() {
@@ -46,28 +80,14 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
   }
 
   return (
-    <li className={`delivery delivery-${state}`} data-testid={`delivery-${delivery.destination}`}>
+    <li className={`delivery delivery-${line.tone}`} data-testid={`delivery-${delivery.destination}`}>
       <span className="delivery-name">{name}</span>
-      {state === "delivered" && (
-        <>
-          <span className="delivery-status">Entregue</span>
-          <span className="delivery-detail">{when(delivery.deliveredAt!)}</span>
-        </>
-      )}
-      {state === "pending" && <span className="delivery-status">Pendente</span>}
-      {state === "failed" && (
-        <>
-          <span className="delivery-status">Falhou</span>
-          <span className="delivery-reason">
-            {delivery.lastError}
-            {delivery.status === "pending" && delivery.nextAttemptAt && (
-              <>{" · "}nova tentativa {when(delivery.nextAttemptAt)}</>
-            )}
-          </span>
-          <button type="button" className="btn btn-outline btn-small" onClick={resend} disabled={sending}>
-            Reenviar<span className="visually-hidden">{` para ${name}`}</span>
-          </button>
-        </>
+      <span className="delivery-status">{line.label}</span>
+      {line.detail && <span className="delivery-detail">{line.detail}</span>}
+      {line.resend && (
+        <button type="button" className="btn btn-outline btn-small" onClick={resend} disabled={sending}>
+          Reenviar<span className="visually-hidden">{` para ${name}`}</span>
+        </button>
       )}
     </li>
   );

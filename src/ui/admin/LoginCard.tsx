@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { authStatus } from "../../shared/admin_schemas.ts";
+import { loginAnswer } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
@@ -23,15 +23,16 @@ export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void 
     }
     setSending(true);
     try {
-      const status = await sendJson(
+      const answer = await sendJson(
         "POST",
         "/api/admin/login",
         { email: email.trim(), password },
-        authStatus,
+        loginAnswer,
       );
       toast({ title: "Login realizado", description: "Bem-vindo ao painel administrativo!" });
-      onSignedIn(status.email ?? email.trim().toLowerCase());
+      onSignedIn(answer.email ?? email.trim().toLowerCase());
     } catch (error) {
+      // The server's message (the answer's `message`), else the fixed text.
       toast({
         title: "Erro no login",
         description: errorText(error) ?? "Credenciais inválidas",

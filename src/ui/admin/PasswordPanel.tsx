@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { MIN_PASSWORD_LENGTH } from "../../shared/admin_schemas.ts";
+import { MIN_PASSWORD_LENGTH, passwordChangeAnswer } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
@@ -36,16 +36,19 @@ export function PasswordPanel() {
     }
     setSending(true);
     try {
-      await sendJson("POST", "/api/admin/change-password", {
-        currentPassword: current,
-        newPassword: next,
-      });
+      await sendJson(
+        "POST",
+        "/api/admin/change-password",
+        { currentPassword: current, newPassword: next },
+        passwordChangeAnswer,
+      );
       toast({ title: "Senha alterada", description: "Sua senha foi alterada com sucesso!" });
       setCurrent("");
       setNext("");
       setConfirm("");
     } catch (error) {
       if (error instanceof SessionEnded) return; // already back at the login card, with its toast
+      // The server's message (the answer's `message`), else the fixed text.
       toast({
         title: "Erro",
         description: errorText(error) ?? "Erro ao alterar senha",

@@ -44,9 +44,15 @@ async function errorOf(res: Response, path: string): Promise<ApiError> {
   return new ApiError(res.status, text || res.statusText, data);
 }
 
-/** The dashboard's Portuguese text for a failed call's error code (messages.ts), if it has one. */
+/**
+ * What to tell the administrator about a failed call, if there is something: the server's own `message`
+ * when its answer says `success: false` (sign-in, password change), else the dashboard's text for the error
+ * code (messages.ts).
+ */
 export function errorText(error: unknown): string | undefined {
-  return error instanceof ApiError ? textOf(error.data?.error) : undefined;
+  if (!(error instanceof ApiError)) return undefined;
+  if (error.data?.success === false && error.data.message) return error.data.message;
+  return textOf(error.data?.error);
 }
 
 /** The answer's JSON, checked against `schema`: a drifted server answer fails here, by name, not later. */

@@ -44,6 +44,20 @@ export function formatSubmitted(iso: string): string {
   return localStamp(iso, timeZone, " às ");
 }
 
+/** An instant as "23/11 às 09:26" in the analytics time zone (a lead card already shows the year). */
+export function formatDayTime(iso: string): string {
+  const [day, time] = localStamp(iso, timeZone, " às ").split(" às ");
+  return `${day.slice(0, 5)} às ${time}`;
+}
+
+/** A coming instant in the analytics time zone: "às 14:05" today, "em 27/11 às 00:05" on another day. */
+export function formatUpcoming(iso: string, now = new Date()): string {
+  const [day, time] = localStamp(iso, timeZone, " às ").split(" às ");
+  return day === localStamp(now.toISOString(), timeZone).split(" ")[0]
+    ? `às ${time}`
+    : `em ${day.slice(0, 5)} às ${time}`;
+}
+
 /** Today's date in the analytics time zone, yyyy-MM-dd. */
 export function today(): string {
   return todayIn(timeZone);
