@@ -2,7 +2,8 @@
 // terminal. Flags `--email` and `--password`; whatever is missing is asked for (the password without echo).
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
-import { openDb } from "../src/db/client.ts";
+import { type Db, openDb } from "../src/db/client.ts";
+import { DataDirBusy } from "../src/db/data_dir_lock.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { countAdmins, findAdminByEmail } from "../src/db/admins.ts";
 import { bootstrapAdmin, resetPassword } from "../src/services/auth.ts";
@@ -57,11 +58,20 @@ if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENG
 }
 
 const config = loadConfig(Deno.env.toObject());
-const db = await openDb({
-  databaseUrl: config.DATABASE_URL,
-  dataDir: config.DATA_DIR,
-  minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
-});
+let db: Db;
+try {
+  // The embedded database has one owner: while the server runs, this is refused (stop it first), never
+  // applied to a copy the server would overwrite.
+  db = await openDb({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+    owner: `admin:${command}`,
+  });
+} catch (error) {
+  if (!(error instanceof DataDirBusy)) throw error;
+  fail(error.message);
+}
 try {
   await migrate(db);
   if (command === "create") {

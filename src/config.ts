@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { z } from "zod";
 import { type Cidr, parseCidr } from "./core/ip.ts";
 
@@ -54,6 +55,10 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   // Free space the embedded database keeps on DATA_DIR's disk: below it, writes answer 503 until freed.
   DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
+  // Scheduled backups of the embedded database (services/backups.ts): off unless BACKUP_DIR is set.
+  BACKUP_DIR: optional,
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
+  BACKUP_INTERVAL_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24),
   ANALYTICS_TZ: z.string().refine(isTimeZone, "must be an IANA time zone such as America/Sao_Paulo")
     .default("America/Sao_Paulo"),
   TRUST_PROXY: flag.default(false),
@@ -118,6 +123,20 @@ const schema = z.object({
       message: "0 needs TRUST_PROXY=1: without the guard, only a proxy in front may face the internet",
     });
   }
+  if (v.BACKUP_DIR && v.DATABASE_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BACKUP_DIR"],
+      message: "scheduled backups are for the embedded database; with DATABASE_URL use pg_dump (README)",
+    });
+  } else if (v.BACKUP_DIR && isInside(v.BACKUP_DIR, v.DATA_DIR)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["BACKUP_DIR"],
+      message: `${v.BACKUP_DIR} is inside DATA_DIR (${v.DATA_DIR}): each backup would contain the earlier ` +
+        "ones, and a lost disk would take both; choose a folder outside it",
+    });
+  }
   // A destination is all or nothing: half a configuration would silently drop the sales team's leads.
   for (const [name, vars] of Object.entries(DESTINATION_VARS)) {
     const set = vars.filter((key) => v[key] !== undefined);
@@ -170,6 +189,13 @@ function parseAddressList(raw: string, ctx: z.RefinementCtx): string[] {
     ctx.addIssue({ code: "custom", message: "must be one or more e-mail addresses separated by commas" });
   }
   return list;
+}
+
+/** True when `inner` is `outer` or lies inside it (both resolved against the working directory). */
+function isInside(inner: string, outer: string): boolean {
+  const a = resolve(inner);
+  const b = resolve(outer);
+  return a === b || a.startsWith(b.endsWith("/") ? b : `${b}/`);
 }
 
 export type Config = Omit<z.output<typeof schema>, "PUBLIC_ORIGIN"> & { PUBLIC_ORIGIN: string };

@@ -5,16 +5,19 @@ import type { Hono } from "hono";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
 import { StorageError } from "./db/storage_guard.ts";
+import { DataDirBusy } from "./db/data_dir_lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { makePrivate } from "./db/private_dir.ts";
 import { createApp } from "./app.ts";
 import { serveGuarded } from "./server/conn_guard.ts";
+import { startBackupEndpoint } from "./server/backup_endpoint.ts";
 import { loadAssets } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
 import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startJobs } from "./services/jobs.ts";
+import { backupJob } from "./services/backups.ts";
 import { metaDeliveryJob } from "./services/meta.ts";
 import { leadDeliveryJob } from "./services/lead_delivery.ts";
 import { retentionJobs } from "./services/retention.ts";
@@ -72,8 +75,13 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       minFreeBytes: config.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+      owner: "server",
     });
   } catch (error) {
+    if (error instanceof DataDirBusy) {
+      console.error(`${error.message} Nothing was changed.`);
+      Deno.exit(1);
+    }
     if (error instanceof StorageError) {
       // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
       console.error(
@@ -113,6 +121,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   serving = true;
   if ("stats" in server) log.info("connection guard", { fdBudget: server.stats().fdBudget });
   else log.info("connection guard off (CONNECTION_GUARD=0): serving plainly behind the proxy");
+  // `deno task db:backup` asks this process for a consistent copy (server/backup_endpoint.ts).
+  const backupEndpoint = await startBackupEndpoint(db);
   server.finished.catch((error) => {
     fatal("the listener failed (a supervisor restarts the process)", error);
   });
@@ -131,6 +141,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       timeZone: config.ANALYTICS_TZ,
       visitorKeys,
     }),
+    // Verified backups into BACKUP_DIR every BACKUP_INTERVAL_HOURS, the newest BACKUP_KEEP kept (PGlite only).
+    await backupJob(db, config),
   ].filter((job) => job !== null));
 
   let stopping = false;
@@ -154,6 +166,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     }
     await closeTracking(db); // writes any tracking batch still queued before the database closes
     await jobs.stop(); // lets a delivery in progress record its outcome, a purge in progress commit
+    await backupEndpoint?.close();
     await db.close();
     Deno.exit(0);
   }

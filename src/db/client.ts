@@ -1,6 +1,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
-import { createPglite, hasDatabase, initdbInChild } from "./pglite.ts";
+import { type DataDirLock, lockDataDir } from "./data_dir_lock.ts";
+import { createPglite, dumpPglite, hasDatabase, initdbInChild } from "./pglite.ts";
 import { createStorageGuard, describeFsError, isReadOnly, StorageError } from "./storage_guard.ts";
 
 /** How one statement is sent. */
@@ -28,6 +29,13 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Why writes are refused right now (the embedded database's DATA_DIR full or unwritable), else null. */
   writeProblem(): string | null;
+  /** PGlite in a DATA_DIR: this process's lock on it (data_dir_lock.ts), released by close(). */
+  readonly dataDirLock?: DataDirLock;
+  /**
+   * PGlite only: a consistent copy of the whole database as a gzip'd tarball, taken between two statements
+   * (backup.ts).
+   */
+  dumpDataDir?(): Promise<Uint8Array<ArrayBuffer>>;
   close(): Promise<void>;
 }
 
@@ -42,8 +50,13 @@ export interface DbOptions {
   max?: number;
   /** PGlite in `dataDir`: free space kept in reserve, writes refused below it; default 64 MB. */
   minFreeBytes?: number;
-  /** PGlite: create a new `dataDir` in this process rather than in a child (the child itself does). */
+  /**
+   * PGlite: create a new `dataDir` in this process rather than in a child. The child itself does, and takes
+   * no lock: its parent holds DATA_DIR's for it.
+   */
   initdbHere?: boolean;
+  /** PGlite in `dataDir`: what this process is, named to anyone refused DATA_DIR ("server", "db:migrate"...). */
+  owner?: string;
 }
 
 /** The database cannot be reached (refused, timed out, connection lost, shutting down): answer 503, retry later. */
@@ -94,18 +107,29 @@ const unavailableOr = (error: unknown) => isUnavailable(error) ? new DatabaseUna
 
 /** Opens the configured database: PostgreSQL when a URL is given, else PGlite. */
 export async function openDb(options: DbOptions): Promise<Db> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options)
-    : await openPglite(options.dataDir, options.minFreeBytes, options.initdbHere);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : await openPglite(options);
 }
 
-async function openPglite(
-  dataDir?: string,
-  minFreeBytes = 64 * 1024 * 1024,
-  initdbHere = false,
-): Promise<Db> {
+/**
+ * Files this process creates from now on are private (0600, directories 0700), whatever the umask it was
+ * started with: PostgreSQL creates its files asking for 0666 and writes some anew at every start (the
+ * relation cache's pg_internal.init), which came back 0644 each time. Needs `--allow-sys=umask`; without
+ * it the periodic repair (private_dir.ts) still applies.
+ */
+function privateUmask(): void {
+  try {
+    Deno.umask(0o077);
+  } catch {
+    // not permitted: makePrivate repairs the modes instead
+  }
+}
+
+async function openPglite(options: DbOptions): Promise<Db> {
+  const { dataDir, minFreeBytes = 64 * 1024 * 1024, initdbHere = false } = options;
   const guard = dataDir ? createStorageGuard(dataDir, { minFreeBytes }) : undefined;
+  let lock: DataDirLock | undefined;
   if (dataDir) {
+    privateUmask();
     try {
       // PGlite's own mkdir is not recursive; private from the start (private_dir.ts).
       await Deno.mkdir(dataDir, { recursive: true, mode: 0o700 });
@@ -115,6 +139,8 @@ async function openPglite(
     // Starting writes too (recovery, a checkpoint): on a full or read-only disk PGlite fails obscurely.
     const problem = guard!.problem();
     if (problem) throw new StorageError(problem);
+    // One process per DATA_DIR (data_dir_lock.ts); DataDirBusy names the holder.
+    if (!initdbHere) lock = await lockDataDir(dataDir, options.owner ?? "another command");
   }
   let pg: PGlite;
   try {
@@ -122,6 +148,7 @@ async function openPglite(
     if (dataDir && !initdbHere && !await hasDatabase(dataDir)) await initdbInChild(dataDir);
     pg = await createPglite(dataDir ? { dataDir } : {});
   } catch (error) {
+    lock?.release();
     throw new StorageError(
       `the embedded database in DATA_DIR ${dataDir ?? "(memory)"} could not be opened: ${
         error instanceof Error ? error.message : String(error)
@@ -161,7 +188,15 @@ async function openPglite(
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     writeProblem: () => guard?.problem() ?? null,
-    close: () => pg.close(),
+    dataDirLock: lock,
+    dumpDataDir: () => dumpPglite(pg),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

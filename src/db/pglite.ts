@@ -12,6 +12,7 @@
 //   process gives it all back when it exits.
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
 import { basename, join } from "node:path";
+import { LOCK_FILE } from "./data_dir_lock.ts";
 
 /**
  * PostgreSQL settings for one small site, passed on PGlite's command line (`-c`) at every start, so a DATA_DIR
@@ -40,7 +41,46 @@ function startParams(defaults: readonly string[]): string[] {
  */
 export async function createPglite(options: PGliteOptions = {}): Promise<PGlite> {
   const { PGlite } = await import("@electric-sql/pglite");
-  return await PGlite.create({ ...options, startParams: startParams(PGlite.defaultStartParams) });
+  const fs = options.dataDir ? await privateNodeFs(options.dataDir) : undefined;
+  return await PGlite.create({ ...options, fs, startParams: startParams(PGlite.defaultStartParams) });
+}
+
+/**
+ * PGlite's file system for a directory on disk, never giving the group or others any access. PostgreSQL's
+ * files went through Emscripten's own umask (022, not the process's) and were created, and then chmod'ed,
+ * 0644 by Emscripten's NODEFS, which sets modes explicitly: the files PostgreSQL writes anew at every start
+ * (the relation cache's `pg_internal.init`) came back 0644 and "DATA_DIR modes repaired" was logged at
+ * almost every restart. Both places NODEFS sets a mode (creating a file or directory, chmod) now take the
+ * group and other bits off; nothing else changes.
+ */
+async function privateNodeFs(dataDir: string) {
+  const { NodeFS } = await import("@electric-sql/pglite/nodefs");
+  type Attr = { mode?: number };
+  type NodeFs = {
+    node_ops: { mknod(parent: unknown, name: string, mode: number, dev: unknown): unknown };
+    doSetAttr(arg: unknown, node: unknown, attr: Attr, ...rest: unknown[]): unknown;
+  };
+  class PrivateNodeFS extends NodeFS {
+    override async init(...args: Parameters<InstanceType<typeof NodeFS>["init"]>) {
+      const result = await super.init(...args);
+      const preRun = result.emscriptenOpts.preRun ?? [];
+      result.emscriptenOpts.preRun = [...preRun, (mod: { NODEFS: NodeFs }) => {
+        const nodefs = mod.NODEFS;
+        const { mknod } = nodefs.node_ops;
+        nodefs.node_ops.mknod = (parent, name, mode, dev) => mknod(parent, name, mode & ~0o077, dev);
+        const doSetAttr = nodefs.doSetAttr.bind(nodefs);
+        nodefs.doSetAttr = (arg, node, attr, ...rest) =>
+          doSetAttr(
+            arg,
+            node,
+            attr.mode === undefined ? attr : { ...attr, mode: attr.mode & ~0o077 },
+            ...rest,
+          );
+      }];
+      return result;
+    }
+  }
+  return new PrivateNodeFS(dataDir);
 }
 
 /** True when `dir` holds a PostgreSQL data directory (PG_VERSION is its first file); else PGlite runs initdb. */
@@ -100,4 +140,75 @@ export async function initdbInChild(dataDir: string): Promise<boolean> {
     clearTimeout(timer);
   }
   return true;
+}
+
+/**
+ * A consistent copy of the database `pg` has open, as a gzip'd tarball of its data directory, without the
+ * lock file (data_dir_lock.ts). PGlite reads every file in one synchronous pass while no statement runs (it
+ * holds its query lock), so the copy is what a crash at that instant would leave: PostgreSQL's recovery,
+ * replaying the write-ahead log, brings it to its last committed transaction when it is opened. It never
+ * half-includes a statement; a transaction still open at that instant is rolled back by the recovery.
+ */
+export async function dumpPglite(pg: PGlite): Promise<Uint8Array<ArrayBuffer>> {
+  const tar = new Uint8Array(await (await pg.dumpDataDir("none")).arrayBuffer());
+  const kept = withoutEntries(tar, (name) => name === LOCK_FILE);
+  const gzip = new Blob([kept]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(gzip).arrayBuffer());
+}
+
+/**
+ * A backup's tar archive, unpacked from its gzip and checked entry by entry (header checksums, sizes within
+ * the file), ready for PGlite's `loadDataDir`. PGlite can unzip by itself but leaves the decompressor's
+ * error unhandled, which ends the whole process on a corrupted file; here it is an ordinary exception.
+ */
+export async function unpackBackup(gzip: Uint8Array<ArrayBuffer>): Promise<Blob> {
+  let tar: Uint8Array<ArrayBuffer>;
+  try {
+    const stream = new Blob([gzip]).stream().pipeThrough(new DecompressionStream("gzip"));
+    tar = new Uint8Array(await new Response(stream).arrayBuffer());
+  } catch (error) {
+    throw new Error(`not a complete gzip file (${error instanceof Error ? error.message : error})`);
+  }
+  let at = 0;
+  let entries = 0;
+  for (; at + 512 <= tar.length; entries++) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((byte) => byte === 0)) break;
+    const stored = parseInt(new TextDecoder().decode(header.subarray(148, 156)).replace(/\0.*$/s, ""), 8);
+    let sum = 0;
+    for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : header[i];
+    if (stored !== sum) throw new Error(`not a tar archive, or corrupted at entry ${entries + 1}`);
+    const size = parseInt(
+      new TextDecoder().decode(header.subarray(124, 136)).replace(/\0.*$/s, "") || "0",
+      8,
+    );
+    at += 512 + Math.ceil(size / 512) * 512;
+    if (at > tar.length) throw new Error(`the tar archive is cut short (entry ${entries + 1})`);
+  }
+  if (!entries || at + 512 > tar.length) throw new Error("the tar archive is empty or cut short");
+  return new Blob([tar], { type: "application/x-tar" });
+}
+
+/** The tar archive without the entries `drop` picks, by path (`PG_VERSION`, `base/1/1259`…). */
+export function withoutEntries(tar: Uint8Array, drop: (path: string) => boolean): Uint8Array<ArrayBuffer> {
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes).replace(/\0.*$/s, "").trim();
+  const kept: Uint8Array[] = [];
+  let at = 0;
+  while (at + 512 <= tar.length) {
+    const header = tar.subarray(at, at + 512);
+    if (header.every((byte) => byte === 0)) break; // the end-of-archive blocks
+    const size = parseInt(text(header.subarray(124, 136)) || "0", 8);
+    const end = at + 512 + Math.ceil(size / 512) * 512;
+    // PGlite names them from the data directory's root: `/PG_VERSION`.
+    if (!drop(text(header.subarray(0, 100)).replace(/^\/+/, ""))) kept.push(tar.subarray(at, end));
+    at = end;
+  }
+  kept.push(new Uint8Array(1024));
+  const out = new Uint8Array(kept.reduce((sum, part) => sum + part.length, 0));
+  let offset = 0;
+  for (const part of kept) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
 }
