@@ -446,6 +446,50 @@ Deno.test({
         });
         return await closedAt(conn);
       });
+      // One HTTP/2 connection: a lead whose body drips a byte a second, beside a /healthz stream every 2 s on
+      // the same connection; the new streams must not keep the slow one alive. Caddy 2.6 does not time an
+      // HTTP/2 stream's body (read_body applies to HTTP/1.1): it streams the body to the app, so the app's own
+      // limit has to end it (measured by hand: 40 s of drip went through to an upstream without one). The body
+      // ends by itself after 20 s, so that a missing limit fails the test instead of hanging it.
+      const h2Drip = (async () => {
+        const started = Date.now();
+        let done = false;
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(encoder.encode("{")),
+          async pull(controller) {
+            await sleep(1_000);
+            if (done || Date.now() - started > HEADER_TIMEOUT_MS * 2) controller.close();
+            else controller.enqueue(encoder.encode(" "));
+          },
+        });
+        const beside: number[] = [];
+        const besideLoop = (async () => {
+          while (!done) {
+            const res = await fetch(`${origin}/healthz`, { client: h2 }).catch(() => null);
+            await res?.body?.cancel();
+            beside.push(res?.status ?? 0);
+            await sleep(2_000);
+          }
+        })();
+        let outcome: string;
+        try {
+          const res = await fetch(`${origin}/api/leads`, {
+            client: h2,
+            method: "POST",
+            headers: leadHeaders,
+            body,
+            duplex: "half",
+          } as RequestInit);
+          outcome = `${res.status}`;
+          await res.body?.cancel();
+        } catch (error) {
+          outcome = `reset (${(error as Error).message.slice(0, 80)})`;
+        }
+        const ms = Date.now() - started;
+        done = true;
+        await besideLoop;
+        return { ms, outcome, beside };
+      })();
       let peakSockets = socketsBefore;
       const watching = (async () => {
         while (flooding) {
@@ -457,6 +501,7 @@ Deno.test({
       const dripCuts = await Promise.all(drips);
       const handshakeCuts = await Promise.all(noHandshake);
       await Promise.all(h2Plain);
+      const slowStream = await h2Drip;
       const idle = [...await Promise.all(h2Idle), ...await Promise.all(keepAliveIdlers)];
       await sleep(1_000); // probes after the cuts too
       flooding = false;
@@ -474,7 +519,9 @@ Deno.test({
         Math.min(...headerCuts)
       }-${Math.max(...headerCuts)} ms, ${DRIPS} dripping bodies cut after ${Math.min(...dripCuts)}-${
         Math.max(...dripCuts)
-      } ms, ${NO_HANDSHAKE} connections without TLS cut after ${Math.min(...handshakeCuts)}-${
+      } ms, an HTTP/2 stream dripping its body ended after ${slowStream.ms} ms (${slowStream.outcome}) beside ${slowStream.beside.length} /healthz streams (${
+        slowStream.beside.join(" ")
+      }), ${NO_HANDSHAKE} connections without TLS cut after ${Math.min(...handshakeCuts)}-${
         Math.max(...handshakeCuts)
       } ms, ${H2_PREFACE_PLAIN} HTTP/2 prefaces on plain HTTP closed, ${
         stillOpen.filter(Boolean).length
@@ -494,6 +541,11 @@ Deno.test({
         assert.ok(ms >= HEADER_TIMEOUT_MS - 500 && ms < HEADER_TIMEOUT_MS + 5_000, summary);
       }
       assert.equal(stillOpen.filter(Boolean).length, idle.length, summary);
+      assert.ok(
+        slowStream.ms >= HEADER_TIMEOUT_MS - 500 && slowStream.ms < HEADER_TIMEOUT_MS + 5_000,
+        summary,
+      );
+      assert.ok(slowStream.beside.length >= 4 && slowStream.beside.every((s) => s === 200), summary);
       // The app sees a dripping body (Caddy streams it) until Caddy's cut (how many descriptors that costs is
       // the app's listener's business: the peak is printed, not asserted), and nothing else of the flood:
       // with only the idle connections left, it holds what it held before.
