@@ -4,9 +4,9 @@
 // pages and /healthz over HTTPS with HTTP/1.1 and HTTP/2, the redirect from HTTP, the client's own address
 // reaching the app (and a forged X-Forwarded-For not), a body over the API limit refused by Caddy, then a
 // flood (half-sent headers, dripping bodies, connections that never finish TLS, HTTP/2 preface connections
-// over TLS and over plain HTTP, idle kept-alive connections) while /healthz keeps answering, the slow ones
-// cut by Caddy at 10 s and the idle ones held by Caddy, not the app, and finally Chromium visiting /pt-br over HTTP/2 and over HTTP/3 with the
-// visit recorded. Skipped, loudly, when Caddy is not installed (`apt-get install caddy`; .ci/run does).
+// over TLS and over plain HTTP, idle kept-alive connections, a slow HTTP/2 stream) while /healthz keeps
+// answering, the slow ones cut at 10 s and the idle ones held by Caddy, not the app; and finally Chromium
+// visiting /pt-br over HTTP/2 and over HTTP/3 with the visits recorded. Skipped, loudly, when Caddy is not installed (`apt-get install caddy`; .ci/run does).
 import assert from "node:assert/strict";
 import { createHash, X509Certificate } from "node:crypto";
 import net from "node:net";
@@ -117,8 +117,8 @@ async function startCaddy(upstream: string, dir: string): Promise<Caddy> {
 }
 
 /**
- * One HTTP/1.1 request over TLS from a chosen local address (127.0.0.2 is a client Caddy sees as itself only
- * if the kernel lies): node:tls can bind the client's side, Deno.connect cannot.
+ * One HTTP/1.1 request over TLS from a chosen local address, so that the client's address differs from the one
+ * Caddy reaches the app from (127.0.0.1): node:net can bind the client's side, Deno.connect cannot.
  */
 function requestFrom(
   caddy: Caddy,
