@@ -3,10 +3,10 @@
 // with `localhost` as the site so Caddy issues the certificate from its own local authority. Through it:
 // pages and /healthz over HTTPS with HTTP/1.1 and HTTP/2, the redirect from HTTP, the client's own address
 // reaching the app (and a forged X-Forwarded-For not), a body over the API limit refused by Caddy, then a
-// flood (half-sent headers, connections that never finish TLS, HTTP/2 preface connections over TLS and over
-// plain HTTP) while /healthz keeps answering and the app holds only a few sockets, the half-sent ones cut
-// by Caddy's header timeout, and finally Chromium visiting /pt-br over HTTP/2 and over HTTP/3 with the
-// visit recorded. Skipped, loudly, when Caddy is not installed (`apt-get install caddy`; .ci/run does).
+// flood (half-sent headers, dripping bodies, connections that never finish TLS, HTTP/2 preface connections
+// over TLS and over plain HTTP, idle kept-alive connections, a slow HTTP/2 stream) while /healthz keeps
+// answering, the slow ones cut at 10 s and the idle ones held by Caddy, not the app; and finally Chromium
+// visiting /pt-br over HTTP/2 and over HTTP/3 with the visits recorded. Skipped, loudly, when Caddy is not installed (`apt-get install caddy`; .ci/run does).
 import assert from "node:assert/strict";
 import { createHash, X509Certificate } from "node:crypto";
 import net from "node:net";
@@ -26,13 +26,15 @@ const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36";
 const ADMIN = { email: "admin@example.com", password: "front door through caddy 2026" };
 // The Caddyfile's limits, as the test expects them to act.
-const HEADER_TIMEOUT_MS = 10_000;
+const HEADER_TIMEOUT_MS = 10_000; // read_header, and read_body for the whole request
 const API_BODY_LIMIT = 100_000;
 // The flood: connections of each kind, all held open at once.
-const HALF_HEADERS = 150;
-const NO_HANDSHAKE = 50;
-const H2_PREFACE_TLS = 100;
-const H2_PREFACE_PLAIN = 50;
+const HALF_HEADERS = 100;
+const NO_HANDSHAKE = 30;
+const H2_PREFACE_TLS = 60;
+const H2_PREFACE_PLAIN = 30;
+const DRIPS = 30;
+const KEEP_ALIVE_IDLERS = 30;
 
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -115,8 +117,8 @@ async function startCaddy(upstream: string, dir: string): Promise<Caddy> {
 }
 
 /**
- * One HTTP/1.1 request over TLS from a chosen local address (127.0.0.2 is a client Caddy sees as itself only
- * if the kernel lies): node:tls can bind the client's side, Deno.connect cannot.
+ * One HTTP/1.1 request over TLS from a chosen local address, so that the client's address differs from the one
+ * Caddy reaches the app from (127.0.0.1): node:net can bind the client's side, Deno.connect cannot.
  */
 function requestFrom(
   caddy: Caddy,
@@ -336,8 +338,9 @@ Deno.test({
 
       // 4. The flood. Fresh clients probe /healthz through Caddy every 200 ms from another process (which trusts
       // Caddy's authority through DENO_CERT) while this one holds open: half-sent headers dripping a byte a
-      // second, connections that never start TLS, HTTP/2 connections over TLS that send the preface and
-      // settings and then nothing, and the HTTP/2 preface sent to the plain-HTTP port.
+      // second, lead bodies dripping a byte a second, connections that never start TLS, HTTP/2 connections
+      // over TLS that send the preface and settings and then nothing, the HTTP/2 preface sent to the
+      // plain-HTTP port, and kept-alive connections idle after one request.
       const rootFile = join(dir, "caddy-root.pem");
       await Deno.writeTextFile(rootFile, caddy.rootPem);
       const prober = new Deno.Command(Deno.execPath(), {
@@ -355,7 +358,7 @@ Deno.test({
       let flooding = true;
       const preface = encoder.encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
       const emptySettings = new Uint8Array([0, 0, 0, 4, 0, 0, 0, 0, 0]);
-      const setUp = limiter(20);
+      const setUp = limiter(10);
 
       const halfHeaders = Array.from({ length: HALF_HEADERS }, async () => {
         const { opened, conn } = await setUp(async () => {
@@ -365,9 +368,10 @@ Deno.test({
           await conn.write(encoder.encode("GET /pt-br HTTP/1.1\r\nHost: localhost\r\nX-Slow: "));
           return { opened, conn };
         });
-        const closed = closedAt(conn);
+        let cut = false;
+        const closed = closedAt(conn).finally(() => cut = true);
         const dripping = (async () => {
-          while (flooding) {
+          while (flooding && !cut) {
             await sleep(1_000);
             await conn.write(encoder.encode("a"));
           }
@@ -375,6 +379,40 @@ Deno.test({
         const at = await closed;
         await dripping;
         return at - opened;
+      });
+      const drips = Array.from({ length: DRIPS }, async () => {
+        const { opened, conn } = await setUp(async () => {
+          const opened = Date.now();
+          const conn = await Deno.connectTls({ hostname: "localhost", port, caCerts: [caddy!.rootPem] });
+          conns.push(conn);
+          await conn.write(encoder.encode(
+            `POST /api/leads HTTP/1.1\r\nHost: localhost\r\nOrigin: ${origin}\r\nUser-Agent: ${BROWSER_UA}\r\n` +
+              "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{",
+          ));
+          return { opened, conn };
+        });
+        let cut = false;
+        const closed = closedAt(conn).finally(() => cut = true);
+        const dripping = (async () => {
+          while (flooding && !cut) {
+            await sleep(1_000);
+            await conn.write(encoder.encode(" "));
+          }
+        })().catch(() => {});
+        const at = await closed;
+        await dripping;
+        return at - opened;
+      });
+      const keepAliveIdlers = Array.from({ length: KEEP_ALIVE_IDLERS }, async () => {
+        return await setUp(async () => {
+          const conn = await Deno.connectTls({ hostname: "localhost", port, caCerts: [caddy!.rootPem] });
+          conns.push(conn);
+          await conn.write(encoder.encode("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+          const buf = new Uint8Array(4096);
+          const n = await conn.read(buf);
+          assert.match(new TextDecoder().decode(buf.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+          return conn;
+        });
       });
       const noHandshake = Array.from({ length: NO_HANDSHAKE }, async () => {
         const { opened, conn } = await setUp(async () => {
@@ -408,6 +446,50 @@ Deno.test({
         });
         return await closedAt(conn);
       });
+      // One HTTP/2 connection: a lead whose body drips a byte a second, beside a /healthz stream every 2 s on
+      // the same connection; the new streams must not keep the slow one alive. Caddy 2.6 does not time an
+      // HTTP/2 stream's body (read_body applies to HTTP/1.1): it streams the body to the app, so the app's own
+      // limit has to end it (measured by hand: 40 s of drip went through to an upstream without one). The body
+      // ends by itself after 20 s, so that a missing limit fails the test instead of hanging it.
+      const h2Drip = (async () => {
+        const started = Date.now();
+        let done = false;
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(encoder.encode("{")),
+          async pull(controller) {
+            await sleep(1_000);
+            if (done || Date.now() - started > HEADER_TIMEOUT_MS * 2) controller.close();
+            else controller.enqueue(encoder.encode(" "));
+          },
+        });
+        const beside: number[] = [];
+        const besideLoop = (async () => {
+          while (!done) {
+            const res = await fetch(`${origin}/healthz`, { client: h2 }).catch(() => null);
+            await res?.body?.cancel();
+            beside.push(res?.status ?? 0);
+            await sleep(2_000);
+          }
+        })();
+        let outcome: string;
+        try {
+          const res = await fetch(`${origin}/api/leads`, {
+            client: h2,
+            method: "POST",
+            headers: leadHeaders,
+            body,
+            duplex: "half",
+          } as RequestInit);
+          outcome = `${res.status}`;
+          await res.body?.cancel();
+        } catch (error) {
+          outcome = `reset (${(error as Error).message.slice(0, 80)})`;
+        }
+        const ms = Date.now() - started;
+        done = true;
+        await besideLoop;
+        return { ms, outcome, beside };
+      })();
       let peakSockets = socketsBefore;
       const watching = (async () => {
         while (flooding) {
@@ -416,40 +498,58 @@ Deno.test({
         }
       })();
       const headerCuts = await Promise.all(halfHeaders);
+      const dripCuts = await Promise.all(drips);
       const handshakeCuts = await Promise.all(noHandshake);
       await Promise.all(h2Plain);
-      const idleH2 = await Promise.all(h2Idle);
+      const slowStream = await h2Drip;
+      const idle = [...await Promise.all(h2Idle), ...await Promise.all(keepAliveIdlers)];
       await sleep(1_000); // probes after the cuts too
       flooding = false;
       await watching;
+      // Everything slow has been cut; the idle connections are still open: Caddy holds them, not the app.
+      const socketsAfter = await socketCount(server.pid);
       await prober.stdin.close();
       const probes = await probing;
-      // The HTTP/2 connections that sent nothing more are still open: Caddy holds them, not the app.
-      const stillOpen = await Promise.all(idleH2.map(async (conn) => {
+      const stillOpen = await Promise.all(idle.map(async (conn) => {
         const read = conn.read(new Uint8Array(4096)).then((n) => n !== null, () => false);
         return await Promise.race([read, sleep(200).then(() => true)]);
       }));
 
       const summary = `flood through Caddy: ${HALF_HEADERS} half-sent headers cut after ${
         Math.min(...headerCuts)
-      }-${Math.max(...headerCuts)} ms, ${NO_HANDSHAKE} connections without TLS cut after ${
-        Math.min(...handshakeCuts)
-      }-${Math.max(...handshakeCuts)} ms, ${H2_PREFACE_PLAIN} HTTP/2 prefaces on plain HTTP closed, ${
+      }-${Math.max(...headerCuts)} ms, ${DRIPS} dripping bodies cut after ${Math.min(...dripCuts)}-${
+        Math.max(...dripCuts)
+      } ms, an HTTP/2 stream dripping its body ended after ${slowStream.ms} ms (${slowStream.outcome}) beside ${slowStream.beside.length} /healthz streams (${
+        slowStream.beside.join(" ")
+      }), ${NO_HANDSHAKE} connections without TLS cut after ${Math.min(...handshakeCuts)}-${
+        Math.max(...handshakeCuts)
+      } ms, ${H2_PREFACE_PLAIN} HTTP/2 prefaces on plain HTTP closed, ${
         stillOpen.filter(Boolean).length
-      } of ${H2_PREFACE_TLS} idle HTTP/2 connections held by Caddy; the app's sockets ${socketsBefore} before, ${peakSockets} at most during; ${probes.length} /healthz probes, ${
+      } of ${idle.length} idle connections (${H2_PREFACE_TLS} HTTP/2, ${KEEP_ALIVE_IDLERS} kept-alive) held by Caddy; the app's sockets ${socketsBefore} before, ${peakSockets} at most during, ${socketsAfter} with only the idle ones left; ${probes.length} /healthz probes, ${
         probes.filter((p) => p.status === 200).length
       } answered 200 (ms: ${probes.map((p) => p.ms).sort((a, b) => a - b).join(" ")}) in ${
         ((Date.now() - floodStarted) / 1000).toFixed(1)
       } s; load average ${(await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ")}`;
       console.log(summary);
-      const failed = probes.filter((p) => p.status !== 200 || p.ms > 1_000);
+      const failed = probes.map((p, i) => ({ ...p, nth: i + 1 })).filter((p) =>
+        p.status !== 200 || p.ms > 1_000
+      );
       assert.ok(probes.length >= 20, `only ${probes.length} probes ran\n${summary}`);
       assert.equal(failed.length, 0, `${JSON.stringify(failed)}\n${summary}`);
-      for (const ms of [...headerCuts, ...handshakeCuts]) {
+      // Half-sent headers, connections without TLS and dripping bodies: all cut by Caddy at 10 s.
+      for (const ms of [...headerCuts, ...handshakeCuts, ...dripCuts]) {
         assert.ok(ms >= HEADER_TIMEOUT_MS - 500 && ms < HEADER_TIMEOUT_MS + 5_000, summary);
       }
-      // The app never sees the flood: Caddy reaches it over a handful of kept-alive connections.
-      assert.ok(peakSockets <= socketsBefore + 10, summary);
+      assert.equal(stillOpen.filter(Boolean).length, idle.length, summary);
+      assert.ok(
+        slowStream.ms >= HEADER_TIMEOUT_MS - 500 && slowStream.ms < HEADER_TIMEOUT_MS + 5_000,
+        summary,
+      );
+      assert.ok(slowStream.beside.length >= 4 && slowStream.beside.every((s) => s === 200), summary);
+      // The app sees a dripping body (Caddy streams it) until Caddy's cut (how many descriptors that costs is
+      // the app's listener's business: the peak is printed, not asserted), and nothing else of the flood:
+      // with only the idle connections left, it holds what it held before.
+      assert.ok(socketsAfter <= socketsBefore + 10, summary);
       for (const conn of conns.splice(0)) {
         try {
           conn.close();
