@@ -1,7 +1,7 @@
 // Hostile values in the public write endpoints (POST /api/leads, /api/tracking/*, /api/meta/event): markup,
 // SQL and formulas are stored as literal text; NUL, lone surrogates and invalid UTF-8 are refused.
 import assert from "node:assert/strict";
-import { csvCell } from "../../src/services/analytics.ts";
+import { csvCell } from "../../src/services/leads_csv.ts";
 import { csvText, type HostileCase, LEAD, leadById, send } from "./harness.ts";
 
 const XSS = [
@@ -52,7 +52,7 @@ function storedLiterally(category: HostileCase["category"], field: LeadField, va
         assert.equal(field === "plan" ? lead.planLabel : lead[field], sent, "listed exactly as sent");
         const csv = await csvText(ctx);
         assert.ok(csv.includes(csvCell(sent)), "exported as one neutralised cell");
-        if (/^[=+\-@]/.test(sent)) assert.ok(csv.includes(",'" + sent[0]) || csv.includes(`,"'${sent[0]}`));
+        if (/^[=+\-@]/.test(sent)) assert.ok(csv.includes(`;"'${sent[0]}`), "its formula start neutralised");
       }
     },
   };
