@@ -1,4 +1,4 @@
-// Scheduled backups of the embedded database (off unless BACKUP_DIR is set): every BACKUP_INTERVAL_HOURS the
+// Scheduled backups of the embedded database (off unless BACKUP_DIR is set): every BACKUP_EVERY_HOURS the
 // server dumps its own database (the only consistent copy, db/backup.ts), writes it to BACKUP_DIR verified
 // (opened and counted before it gets its name), and keeps the newest BACKUP_KEEP. The first run comes when
 // the newest backup already in BACKUP_DIR is an interval old (a minute after start at the earliest), so
@@ -50,7 +50,7 @@ export async function runBackup(
 export async function backupJob(db: Db, config: Config): Promise<JobSpec<BackupReport> | null> {
   const dir = config.BACKUP_DIR;
   if (!dir || db.kind !== "pglite") return null;
-  const every = config.BACKUP_INTERVAL_HOURS * HOUR_MS;
+  const every = config.BACKUP_EVERY_HOURS * HOUR_MS;
   const age = await newestAge(dir, Date.now());
   return {
     name: "backup",
