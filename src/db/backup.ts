@@ -150,7 +150,13 @@ async function dumpDataDir(dataDir: string): Promise<{ bytes: Uint8Array<ArrayBu
   } catch (error) {
     if (!(error instanceof DataDirBusy)) throw error;
     const holder = error.holder ?? await readHolder(dataDir);
-    if (holder?.role !== "server" || !holder.backupPort || !holder.backupToken) throw error;
+    if (holder?.role !== "server") throw error;
+    if (!holder.backupPort || !holder.backupToken) {
+      throw new BackupError(
+        `the server (PID ${holder.pid}) holds DATA_DIR but does not take backups yet: it is still starting ` +
+          "(or is an older version); try again in a moment",
+      );
+    }
     return {
       bytes: await dumpFromServer(holder.backupPort, holder.backupToken),
       from: `the running server (PID ${holder.pid})`,
