@@ -1,5 +1,5 @@
 # Multi-stage build on the official Deno image (2.9.x). The final image runs as the non-root `deno` user.
-# docker build -t zapflow . && docker run -p 8000:8000 -v zapflow-data:/data zapflow
+# docker build -t zapflow . && docker run -p 8000:8000 -v zapflow-data:/data -v zapflow-backups:/backups zapflow
 FROM denoland/deno:2.9.6 AS build
 WORKDIR /app
 ENV DENO_NO_UPDATE_CHECK=1
@@ -15,10 +15,14 @@ WORKDIR /app
 ENV PORT=8000 HOST=0.0.0.0 DATA_DIR=/data DENO_NO_UPDATE_CHECK=1
 COPY --from=build --chown=deno:deno /app /app
 COPY --from=build --chown=deno:deno /deno-dir /deno-dir
-RUN mkdir -p /data && chown deno:deno /data
+RUN mkdir -p /data /backups && chown deno:deno /data /backups
 USER deno
-# The embedded database (when DATABASE_URL is unset) and db:backup files live here.
+# The embedded database (when DATABASE_URL is unset) lives in /data, its backups in /backups: never inside
+# /data, where each backup would contain the earlier ones. Scheduled backups: -e BACKUP_DIR=/backups
+# (off by default, and only for the embedded database); one by hand: docker exec <container> deno task
+# db:backup --out /backups (it works while the server runs).
 VOLUME /data
+VOLUME /backups
 EXPOSE 8000
 # Healthy = ready to serve: the database answers and every migration is applied (/readyz).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
@@ -31,4 +35,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # resident under load (docs/PERFORMANCE.md, memory).
 # Running Deno itself (its path in this image) only lets a first start create the embedded database in a
 # short-lived child process, whose memory goes back to the system (src/db/pglite.ts).
-CMD ["deno", "run", "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data", "--allow-ffi", "--allow-sys", "--allow-run=/usr/bin/deno", "src/main.ts"]
+CMD ["deno", "run", "--v8-flags=--max-semi-space-size=8,--max-old-space-size=1024", "--allow-net", "--allow-env", "--allow-read", "--allow-write=/data,/backups", "--allow-ffi", "--allow-sys", "--allow-run=/usr/bin/deno", "src/main.ts"]

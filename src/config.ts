@@ -58,7 +58,7 @@ const schema = z.object({
   // Scheduled backups of the embedded database (services/backups.ts): off unless BACKUP_DIR is set.
   BACKUP_DIR: optional,
   BACKUP_KEEP: z.coerce.number().int().min(1).max(10_000).default(7),
-  BACKUP_INTERVAL_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24),
+  BACKUP_EVERY_HOURS: z.coerce.number().int().min(1).max(24 * 366).default(24),
   ANALYTICS_TZ: z.string().refine(isTimeZone, "must be an IANA time zone such as America/Sao_Paulo")
     .default("America/Sao_Paulo"),
   TRUST_PROXY: flag.default(false),

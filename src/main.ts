@@ -141,7 +141,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       timeZone: config.ANALYTICS_TZ,
       visitorKeys,
     }),
-    // Verified backups into BACKUP_DIR every BACKUP_INTERVAL_HOURS, the newest BACKUP_KEEP kept (PGlite only).
+    // Verified backups into BACKUP_DIR every BACKUP_EVERY_HOURS, the newest BACKUP_KEEP kept (PGlite only).
     await backupJob(db, config),
   ].filter((job) => job !== null));
 
@@ -180,8 +180,9 @@ function fatal(what: string, error: Error): never {
 }
 
 /**
- * DATA_DIR 0700, its files 0600 (PGlite creates them 0666): at start, saying what was repaired in an existing
- * directory, and hourly for the files PostgreSQL has created since (the 0700 directory already shuts others out).
+ * DATA_DIR 0700, its files 0600. PGlite creates them so (db/pglite.ts); this repairs files from elsewhere (a
+ * copy, an older version, an operator's edit): at start, saying what was repaired in an existing directory,
+ * and hourly (the 0700 directory already shuts others out).
  */
 async function keepDataDirPrivate(dataDir: string, fresh: boolean) {
   const repaired = await makePrivate(dataDir);

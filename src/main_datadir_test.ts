@@ -17,15 +17,20 @@ function serverEnv(dataDir: string): Record<string, string> {
   return { DATA_DIR: dataDir, PUBLIC_ORIGIN: LOAD_ORIGIN, TRUST_PROXY: "1", LOG_LEVEL: "warn" };
 }
 
-/** Runs a script of this repository with DATA_DIR set; its exit code and everything it printed. */
+/**
+ * Runs a script of this repository with DATA_DIR set; its exit code and everything it printed. Killed after
+ * 120 s: before the lock, a second server simply went on serving.
+ */
 async function run(dataDir: string, script: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
+  const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", join(root, script), ...args],
     env: { ...serverEnv(dataDir), PORT: String(freePort()), NO_COLOR: "1" },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+  const out = await child.output().finally(() => clearTimeout(timer));
   return {
     code: out.code,
     text: (new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr)).trim(),

@@ -8,7 +8,7 @@
 // a temporary in-memory PGlite and its main tables counted before it gets its final name; a restore is
 // built and opened in a temporary folder first and swapped in only when it opens, so a broken backup
 // never leaves a half-restored DATA_DIR.
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { DataDirBusy, type DataDirLock, LOCK_FILE, lockDataDir, readHolder } from "./data_dir_lock.ts";
 import { makePrivate } from "./private_dir.ts";
 import { createPglite, dumpPglite, hasDatabase, unpackBackup } from "./pglite.ts";
@@ -74,6 +74,51 @@ export async function verifyBackup(bytes: Uint8Array<ArrayBuffer>): Promise<Coun
   }
 }
 
+/** How long the verification of one backup may take in a child process. */
+const VERIFY_CHILD_LIMIT_MS = 180_000;
+
+/**
+ * Verifies the backup `path` in a child Deno process (verify_child.ts) when one can be run, else here
+ * (a compiled executable, or no permission to run Deno's own executable). Throws BackupError when it does
+ * not open.
+ */
+export async function verifyBackupFile(path: string, options: { inChild?: boolean } = {}): Promise<Counts> {
+  const script = new URL("./verify_child.ts", import.meta.url);
+  const config = new URL("../../deno.json", import.meta.url);
+  const deno = Deno.execPath();
+  const canSpawn = options.inChild && /^deno(\.exe)?$/.test(basename(deno)) && script.protocol === "file:" &&
+    await Deno.stat(config).then(() => true, () => false) &&
+    (await Deno.permissions.query({ name: "run", command: deno }).catch(() => null))?.state === "granted";
+  if (!canSpawn) return await verifyBackup(await Deno.readFile(path));
+  const child = new Deno.Command(deno, {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      `--config=${config.pathname}`,
+      "--allow-read",
+      "--allow-env",
+      script.pathname,
+      path,
+    ],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), VERIFY_CHILD_LIMIT_MS);
+  try {
+    const out = await child.output();
+    const printed = new TextDecoder().decode(out.stderr).trim();
+    if (out.signal === "SIGKILL") {
+      throw new BackupError(`the backup could not be verified within ${VERIFY_CHILD_LIMIT_MS / 1000} s`);
+    }
+    if (!out.success) throw new BackupError(printed.slice(-800) || `the verification exited ${out.code}`);
+    return JSON.parse(new TextDecoder().decode(out.stdout));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** How long `db:backup` waits for the running server's dump. */
 const SERVER_DUMP_LIMIT_MS = 300_000;
 
@@ -105,7 +150,13 @@ async function dumpDataDir(dataDir: string): Promise<{ bytes: Uint8Array<ArrayBu
   } catch (error) {
     if (!(error instanceof DataDirBusy)) throw error;
     const holder = error.holder ?? await readHolder(dataDir);
-    if (holder?.role !== "server" || !holder.backupPort || !holder.backupToken) throw error;
+    if (holder?.role !== "server") throw error;
+    if (!holder.backupPort || !holder.backupToken) {
+      throw new BackupError(
+        `the server (PID ${holder.pid}) holds DATA_DIR but does not take backups yet: it is still starting ` +
+          "(or is an older version); try again in a moment",
+      );
+    }
     return {
       bytes: await dumpFromServer(holder.backupPort, holder.backupToken),
       from: `the running server (PID ${holder.pid})`,
@@ -138,6 +189,7 @@ export async function writeVerifiedBackup(
   dump: Uint8Array<ArrayBuffer>,
   outDir: string,
   now = new Date(),
+  options: { verifyInChild?: boolean } = {},
 ): Promise<WrittenBackup> {
   await Deno.mkdir(outDir, { recursive: true, mode: 0o700 });
   const path = join(outDir, backupFileName(now));
@@ -149,7 +201,7 @@ export async function writeVerifiedBackup(
     // A backup holds every lead: readable by the server's user only.
     await Deno.writeFile(partial, dump, { createNew: true, mode: 0o600 });
     await Deno.chmod(partial, 0o600);
-    const counts = await verifyBackup(await Deno.readFile(partial));
+    const counts = await verifyBackupFile(partial, { inChild: options.verifyInChild });
     if (await Deno.stat(path).then(() => true, () => false)) {
       throw new BackupError(`${path} already exists; not overwriting it`);
     }

@@ -151,9 +151,26 @@ export async function initdbInChild(dataDir: string): Promise<boolean> {
  */
 export async function dumpPglite(pg: PGlite): Promise<Uint8Array<ArrayBuffer>> {
   const tar = new Uint8Array(await (await pg.dumpDataDir("none")).arrayBuffer());
-  const kept = withoutEntries(tar, (name) => name === LOCK_FILE);
-  const gzip = new Blob([kept]).stream().pipeThrough(new CompressionStream("gzip"));
-  return new Uint8Array(await new Response(gzip).arrayBuffer());
+  return await gzipYielding(tarEntries(tar, (name) => name === LOCK_FILE));
+}
+
+/**
+ * Gzips `parts` in slices of 1 MB, letting the event loop serve requests between slices: in one piece, the
+ * 40 MB tarball of a small site's database kept the server from answering for over a second.
+ */
+async function gzipYielding(parts: Uint8Array<ArrayBuffer>[]): Promise<Uint8Array<ArrayBuffer>> {
+  const gzip = new CompressionStream("gzip");
+  const writer = gzip.writable.getWriter();
+  const result = new Response(gzip.readable).arrayBuffer();
+  const SLICE = 1 << 20;
+  for (const part of parts) {
+    for (let at = 0; at < part.length; at += SLICE) {
+      await writer.write(part.subarray(at, at + SLICE));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  }
+  await writer.close();
+  return new Uint8Array(await result);
 }
 
 /**
@@ -189,14 +206,18 @@ export async function unpackBackup(gzip: Uint8Array<ArrayBuffer>): Promise<Blob>
   return new Blob([tar], { type: "application/x-tar" });
 }
 
-/** The tar archive without the entries `drop` picks, by path (`PG_VERSION`, `base/1/1259`…). */
-export function withoutEntries(tar: Uint8Array, drop: (path: string) => boolean): Uint8Array<ArrayBuffer> {
+/** The tar archive's entries, header and data, but those `drop` picks by path (`PG_VERSION`, `base/1/1259`…), then
+ * the end-of-archive blocks; views into `tar`, nothing copied. */
+function tarEntries(
+  tar: Uint8Array<ArrayBuffer>,
+  drop: (path: string) => boolean,
+): Uint8Array<ArrayBuffer>[] {
   const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes).replace(/\0.*$/s, "").trim();
-  const kept: Uint8Array[] = [];
+  const kept: Uint8Array<ArrayBuffer>[] = [];
   let at = 0;
   while (at + 512 <= tar.length) {
     const header = tar.subarray(at, at + 512);
-    if (header.every((byte) => byte === 0)) break; // the end-of-archive blocks
+    if (header[0] === 0 && header.every((byte) => byte === 0)) break; // the end-of-archive blocks
     const size = parseInt(text(header.subarray(124, 136)) || "0", 8);
     const end = at + 512 + Math.ceil(size / 512) * 512;
     // PGlite names them from the data directory's root: `/PG_VERSION`.
@@ -204,6 +225,15 @@ export function withoutEntries(tar: Uint8Array, drop: (path: string) => boolean)
     at = end;
   }
   kept.push(new Uint8Array(1024));
+  return kept;
+}
+
+/** The tar archive without the entries `drop` picks, by path (`PG_VERSION`, `base/1/1259`…). */
+export function withoutEntries(
+  tar: Uint8Array<ArrayBuffer>,
+  drop: (path: string) => boolean,
+): Uint8Array<ArrayBuffer> {
+  const kept = tarEntries(tar, drop);
   const out = new Uint8Array(kept.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of kept) {

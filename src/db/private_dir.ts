@@ -1,5 +1,6 @@
 // The embedded database's files hold every lead (the write-ahead log too): only the server's own user may
-// read or change them. PGlite creates its files 0666 whatever the umask, so the modes are set here.
+// read or change them. PGlite creates them private (pglite.ts); files that come from elsewhere (a copy, an
+// older version) are repaired here.
 
 export interface Repaired {
   dirs: number;

@@ -1,4 +1,4 @@
-// Scheduled backups of the embedded database (off unless BACKUP_DIR is set): every BACKUP_INTERVAL_HOURS the
+// Scheduled backups of the embedded database (off unless BACKUP_DIR is set): every BACKUP_EVERY_HOURS the
 // server dumps its own database (the only consistent copy, db/backup.ts), writes it to BACKUP_DIR verified
 // (opened and counted before it gets its name), and keeps the newest BACKUP_KEEP. The first run comes when
 // the newest backup already in BACKUP_DIR is an interval old (a minute after start at the earliest), so
@@ -41,7 +41,8 @@ export async function runBackup(
 ): Promise<BackupReport> {
   if (!db.dumpDataDir) throw new Error("scheduled backups need the embedded database");
   const started = performance.now();
-  const written = await writeVerifiedBackup(await db.dumpDataDir(), dir, now);
+  // Verified in a child process: its memory and CPU stay out of the process serving the site.
+  const written = await writeVerifiedBackup(await db.dumpDataDir(), dir, now, { verifyInChild: true });
   const deleted = await rotateBackups(dir, keep);
   return { ...written, deleted, ms: Math.round(performance.now() - started) };
 }
@@ -50,7 +51,7 @@ export async function runBackup(
 export async function backupJob(db: Db, config: Config): Promise<JobSpec<BackupReport> | null> {
   const dir = config.BACKUP_DIR;
   if (!dir || db.kind !== "pglite") return null;
-  const every = config.BACKUP_INTERVAL_HOURS * HOUR_MS;
+  const every = config.BACKUP_EVERY_HOURS * HOUR_MS;
   const age = await newestAge(dir, Date.now());
   return {
     name: "backup",

@@ -10,7 +10,7 @@ Deno.test("scheduled backups: BACKUP_DIR off by default, never inside DATA_DIR, 
   const config = loadConfig(base);
   assert.equal(config.BACKUP_DIR, undefined);
   assert.equal(config.BACKUP_KEEP, 7);
-  assert.equal(config.BACKUP_INTERVAL_HOURS, 24);
+  assert.equal(config.BACKUP_EVERY_HOURS, 24);
   for (const inside of ["/var/lib/app/data", "/var/lib/app/data/backups", "/var/lib/app/data/../data/b"]) {
     assert.throws(
       () => loadConfig({ ...base, BACKUP_DIR: inside }),
@@ -27,7 +27,7 @@ Deno.test("scheduled backups: BACKUP_DIR off by default, never inside DATA_DIR, 
     /BACKUP_DIR: scheduled backups are for the embedded database/,
   );
   assert.throws(() => loadConfig({ ...base, BACKUP_KEEP: "0" }), /BACKUP_KEEP/);
-  assert.throws(() => loadConfig({ ...base, BACKUP_INTERVAL_HOURS: "0.5" }), /BACKUP_INTERVAL_HOURS/);
+  assert.throws(() => loadConfig({ ...base, BACKUP_EVERY_HOURS: "0.5" }), /BACKUP_EVERY_HOURS/);
 });
 
 Deno.test({
