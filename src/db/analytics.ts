@@ -23,21 +23,31 @@ export type { DailyCount };
 const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 // The range split at the watermarks, as CTEs: days b.s..b.re come from the roll-ups (b.re possibly only up to
-// the watermark instant), events from b.raw_from to the end of b.e from the raw rows; b.s..b.pe are purged
-// days, and from b.xs on days have visitor bitmaps (00006).
-const SPLIT = `st as (
+// the watermark instant), events from b.raw_from to b.raw_to (the end of b.e) from the raw rows; b.s..b.pe are
+// purged days, and from b.xs on days have visitor bitmaps (00006). With a cut (`cut`: a parameter holding a
+// local time of day, or null), only the events of b.e before that time count: when the roll-ups already passed
+// it, day b.e is read from the raw rows instead (its earlier days are final then).
+const splitWith = (cut: string) =>
+  `st0 as (
     select coalesce(r.through, '-infinity'::date) as through,
            coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until,
-           coalesce(r.purged_through, '-infinity'::date) as purged
+           coalesce(r.purged_through, '-infinity'::date) as purged,
+           ($2::date + ${cut}::time)::timestamp at time zone $3 as cut
       from (select 1) one left join rollup_state r on true),
+  st as (
+    select case when st0.until > st0.cut then least(st0.through, $2::date - 1) else st0.through end as through,
+           case when st0.until > st0.cut then least(st0.until, $2::date::timestamp at time zone $3)
+                else st0.until end as until,
+           st0.purged, coalesce(st0.cut, ($2::date + 1)::timestamp at time zone $3) as raw_to
+      from st0),
   b as (
     select $1::date as s, $2::date as e, least($2::date, through) as re,
-           greatest(until, $1::date::timestamp at time zone $3) as raw_from,
+           greatest(until, $1::date::timestamp at time zone $3) as raw_from, raw_to,
            least($2::date, purged) as pe, greatest($1::date, purged + 1) as xs
       from st)`;
+const SPLIT = splitWith("null");
 // Raw rows of the range after the watermark (needs b in the from list).
-const RAW = (column: string) =>
-  `${column} >= b.raw_from and ${column} < ((b.e + 1)::timestamp at time zone $3)`;
+const RAW = (column: string) => `${column} >= b.raw_from and ${column} < b.raw_to`;
 // Roll-up rows of the range up to the watermark (needs b in the from list).
 const ROLLED = "day between b.s and b.re";
 const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
@@ -104,14 +114,22 @@ export interface VisitorTotals {
   approximate: boolean;
 }
 
-/** Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data). */
-export async function visitorTotals(db: Queryable, range: DayRange, tz: string): Promise<VisitorTotals> {
+/**
+ * Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data); with
+ * `until` (a local time of day, HH:mm:ss), only the visits of the last day before that time.
+ */
+export async function visitorTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null = null,
+): Promise<VisitorTotals> {
   // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans, in chunks of at most 62 days)
   // + purged days' daily uniques + raw keys seen neither on those rolled-up days (their visitor_days row
   // has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in an earlier
   // month's raw visit of the range.
   const rows = await db.query<VisitorTotals>(
-    `with ${SPLIT},
+    `with ${splitWith("$4")},
      -- The rolled-up unpurged days [xs, re] (re before xs when there are none).
      u as (select b.xs, case when isfinite(b.re) and b.re >= b.xs then b.re else b.xs - 1 end as re from b),
      chunks as (
@@ -151,7 +169,7 @@ export async function visitorTotals(db: Queryable, range: DayRange, tz: string):
      ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
        + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,
      (select u.re - u.xs >= ${EXACT_VISITOR_DAYS} or (b.pe >= b.s and b.e > b.s) from u, b) as approximate`,
-    [range.start, range.end, tz],
+    [range.start, range.end, tz, until],
   );
   return rows[0];
 }
@@ -162,19 +180,28 @@ export interface EventTotals {
   leads: number;
 }
 
-/** Clicks, conversions and leads of a period in one round trip. */
-export async function eventTotals(db: Queryable, range: DayRange, tz: string): Promise<EventTotals> {
+/**
+ * Clicks, conversions and leads of a period in one round trip; with `until` (a local time of day, HH:mm:ss),
+ * only those of the last day before that time.
+ */
+export async function eventTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null = null,
+): Promise<EventTotals> {
   const rows = await db.query<EventTotals>(
-    `with ${SPLIT},
+    `with ${splitWith("$4")},
      r as (
        select coalesce(sum(clicks), 0) as c, coalesce(sum(conversions), 0) as k
          from daily_totals, b where ${ROLLED})
      select
        ((select count(*) from clicks, b where ${RAW("occurred_at")}) + r.c)::int as clicks,
        ((select count(*) from conversions, b where ${RAW("occurred_at")}) + r.k)::int as conversions,
-       (select count(*) from leads where ${BOUNDS("submitted_at")})::int as leads
+       (select count(*) from leads, b
+         where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < b.raw_to)::int as leads
      from r`,
-    [range.start, range.end, tz],
+    [range.start, range.end, tz, until],
   );
   return rows[0];
 }
@@ -212,12 +239,12 @@ const RANKING = (column: string, dimension: string) =>
      select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
    ) t group by key order by visits desc, key asc limit $4`;
 
-// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to the day before $5
-// (the previous period): one pass over both periods, which are contiguous.
+// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to $6 (the comparison
+// range, which ends before $5): one pass over the days from $1 to $2.
 const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
   `with ${SPLIT}
    select key, (sum(n) filter (where d >= $5::date))::int as visits,
-          coalesce(sum(n) filter (where d < $5::date), 0)::int as "previousVisits" from (
+          coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
      select ${column} as key, (occurred_at at time zone $3)::date as d, count(*) as n from visits, b
       where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1, 2
      union all
@@ -249,7 +276,7 @@ export interface RankItemWithPrevious extends RankItem {
   previousVisits: number;
 }
 
-/** The top items of a ranking in the range, each with its visits in `previous` (the days just before). */
+/** The top items of a ranking in the range, each with its visits in `previous` (days before the range). */
 export async function topRankedWithPrevious(
   db: Queryable,
   ranked: Ranked,
@@ -265,6 +292,7 @@ export async function topRankedWithPrevious(
     tz,
     limit,
     range.start,
+    previous.end,
   ]);
 }
 

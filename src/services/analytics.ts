@@ -19,7 +19,15 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import {
+  addDays,
+  type ComparisonRange,
+  comparisonRange,
+  localStamp,
+  ratePercent,
+  timeIn,
+  todayIn,
+} from "../shared/analytics.ts";
 import { channelLabel } from "../shared/channels.ts";
 
 /** How many items each ranking lists. */
@@ -70,8 +78,16 @@ export interface PeriodSummary extends EventTotals, VisitorTotals {
   leadRate: number;
 }
 
-async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSummary> {
-  const [totals, visitors] = await Promise.all([eventTotals(db, range, tz), visitorTotals(db, range, tz)]);
+/** What a period is compared with at `now` (shared/analytics.ts, comparisonRange). */
+export function comparisonOf(range: DayRange, tz: string, now: Date): ComparisonRange {
+  return comparisonRange(range, todayIn(tz, now), timeIn(tz, now));
+}
+
+async function summarize(db: Db, range: DayRange, tz: string, until: string | null): Promise<PeriodSummary> {
+  const [totals, visitors] = await Promise.all([
+    eventTotals(db, range, tz, until),
+    visitorTotals(db, range, tz, until),
+  ]);
   return {
     ...range,
     ...totals,
@@ -81,17 +97,22 @@ async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSum
   };
 }
 
-/** Headline figures of a period and of the period of the same length just before it. */
+/**
+ * Headline figures of a period and of what it is compared with at `now` (comparisonOf): `previous.until` is
+ * the local time its last day is cut at, or null for whole days.
+ */
 export async function periodSummary(
   db: Db,
   range: DayRange,
   tz: string,
-): Promise<{ current: PeriodSummary; previous: PeriodSummary }> {
+  now: Date,
+): Promise<{ current: PeriodSummary; previous: PeriodSummary & { until: string | null } }> {
+  const comparison = comparisonOf(range, tz, now);
   const [current, previous] = await Promise.all([
-    summarize(db, range, tz),
-    summarize(db, previousPeriod(range.start, range.end), tz),
+    summarize(db, range, tz, null),
+    summarize(db, comparison, tz, comparison.until),
   ]);
-  return { current, previous };
+  return { current, previous: { ...previous, until: comparison.until } };
 }
 
 /** Top UTM sources by visits. */

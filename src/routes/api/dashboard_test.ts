@@ -11,6 +11,7 @@ import {
 import type { z } from "zod";
 import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
 import * as schemas from "../../shared/schemas.ts";
+import { runRollups } from "../../services/rollups.ts";
 
 // The first- and last-touch columns (issue 18); leads inserted without touches leave them empty.
 const TOUCH_HEADER =
@@ -170,7 +171,71 @@ appTest(
     assert.equal(summary.previous.end, "2026-10-31");
     assert.equal(summary.previous.leads, 1);
     assert.equal(summary.previous.uniqueVisitors, 1);
+    assert.equal(summary.previous.until, null);
   },
+  // November is over: it is compared with the 30 days before it, whole days.
+  { now: () => sp("2026-12-05T12:00:00") },
+);
+
+appTest(
+  "dashboard: a period under way is compared with the same stretch, until the same time, raw and rolled up",
+  async (t) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const db = t.db;
+    // 26 November 2026, 09:00 in São Paulo: "Este mês" is compared with 1 to 26 October until 09:00, "Hoje"
+    // with 25 November until 09:00.
+    await insertVisit(db, sp("2026-10-05T10:00:00"), "c", "/pt-br");
+    await insertVisit(db, sp("2026-10-26T08:59:00"), "a", "/pt-br");
+    await insertVisit(db, sp("2026-10-26T09:01:00"), "b", "/pt-br");
+    await insertVisit(db, sp("2026-10-28T10:00:00"), "z", "/pt-br", {}, { trafficSource: "google" });
+    await insertVisit(db, sp("2026-10-10T10:00:00"), "y", "/pt-br", {}, { trafficSource: "google" });
+    await insertVisit(db, sp("2026-11-20T10:00:00"), "x", "/pt-br", {}, { trafficSource: "google" });
+    await insertClick(db, sp("2026-10-26T08:00:00"));
+    await insertClick(db, sp("2026-10-26T10:00:00"));
+    await insertClick(db, sp("2026-10-30T10:00:00"));
+    await insertLead(db, sp("2026-10-26T08:30:00"), { name: "In", email: "in@example.com", whatsapp: "1" });
+    await insertLead(db, sp("2026-10-26T09:30:00"), { name: "Out", email: "out@example.com", whatsapp: "2" });
+    await insertVisit(db, sp("2026-11-25T08:00:00"), "d", "/pt-br");
+    await insertVisit(db, sp("2026-11-25T20:00:00"), "e", "/pt-br");
+    await insertVisit(db, sp("2026-11-25T21:00:00"), "f", "/pt-br");
+    await insertVisit(db, sp("2026-11-26T08:00:00"), "d", "/pt-br");
+    const check = async (when: string) => {
+      const month = await json(t, cookie, `/api/tracking/summary?${NOV}`);
+      const { start, end, until, leads, clicks, uniqueVisitors, visits } = month.previous;
+      assert.deepEqual(
+        { start, end, until, leads, clicks, uniqueVisitors, visits },
+        {
+          start: "2026-10-01",
+          end: "2026-10-26",
+          until: "09:00:00",
+          leads: 1,
+          clicks: 1,
+          uniqueVisitors: 3,
+          visits: 3,
+        },
+        when,
+      );
+      const today = await json(t, cookie, "/api/tracking/summary?startDate=2026-11-26&endDate=2026-11-26");
+      assert.equal(today.current.uniqueVisitors, 1, when);
+      assert.equal(month.current.uniqueVisitors, 4, when);
+      assert.deepEqual(
+        [today.previous.start, today.previous.end, today.previous.until, today.previous.uniqueVisitors],
+        ["2026-11-25", "2026-11-25", "09:00:00", 1],
+        when,
+      );
+      // The channel report and the rankings compare with the same days (whole days).
+      const channels = await json(t, cookie, `/api/tracking/channels?${NOV}`);
+      assert.deepEqual(channels.comparison, { start: "2026-10-01", end: "2026-10-26" }, when);
+      // 28 October lies between the two: in neither.
+      const sources = await json(t, cookie, `/api/tracking/rankings/sources?${NOV}`);
+      assert.deepEqual(sources, [{ source: "google", visits: 1, previousVisits: 1 }], when);
+    };
+    await check("raw only");
+    await runRollups(db, "America/Sao_Paulo", sp("2026-11-26T09:00:00"));
+    await check("rolled up");
+  },
+  { now: () => sp("2026-11-26T09:00:00") },
 );
 
 appTest("dashboard: daily series, exact unique visitors and both averages' divisors", async (t) => {

@@ -84,11 +84,11 @@ trackingApi.get("/stats", adminOnly(), async (c) => {
 });
 
 trackingApi.get("/summary", adminOnly(), async (c) => {
-  const { db, tz, query } = reportContext(c);
-  return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+  const { db, tz, now, query } = reportContext(c);
+  return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
 });
 
-/** The reports that take a required period and answer a list or a comparison. */
+/** The reports that take a required period (and the clock, for comparisons) and answer a list or a comparison. */
 const periodReports = {
   "/rankings/utm-source": utmSourceRanking,
   "/rankings/utm-campaign": utmCampaignRanking,
@@ -100,7 +100,7 @@ const periodReports = {
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {
-    const { db, tz, query } = reportContext(c);
-    return c.json(await report(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+    const { db, tz, now, query } = reportContext(c);
+    return c.json(await report(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
   });
 }

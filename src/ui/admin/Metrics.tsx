@@ -9,23 +9,41 @@ import {
   sumCounts,
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { formatDecimal, formatInt, formatPercent } from "./format.ts";
+import { formatComparison, formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
+/** What the figures are compared with (the summary's `previous`): its days, and the time its last day stops. */
+type Compared = { start: string; end: string; until: string | null };
+
 /**
- * "▲ 12,5% vs. período anterior", coloured by direction; nothing when there is no base to compare. A rate
- * (`points`) changes in percentage points: 100% → 11,5% is "▼ 88,5 p.p.", not a relative change.
+ * "▲ 12,5% vs 01/10–26/10", coloured by direction, naming the days compared with; "sem dados no período
+ * anterior" when there is no base to compare. A rate (`points`) changes in percentage points: 100% → 11,5%
+ * is "▼ 88,5 p.p.", not a relative change; `noBase` says its denominator was 0 before (no rate to compare).
  */
-function Change({ current, previous, points }: { current: number; previous: number; points?: boolean }) {
-  const change = points ? round1(current - previous) : changePercent(current, previous);
-  if (change === null) return <p className="metric-change neutral">sem dados no período anterior</p>;
+function Change(
+  { current, previous, points, noBase, vs }: {
+    current: number;
+    previous: number;
+    points?: boolean;
+    noBase?: boolean;
+    vs: Compared;
+  },
+) {
+  const change = noBase ? null : points ? round1(current - previous) : changePercent(current, previous);
+  if (change === null) {
+    return (
+      <p className="metric-change neutral" data-testid="metric-change">
+        sem dados no período anterior <span className="admin-muted">({formatComparison(vs)})</span>
+      </p>
+    );
+  }
   const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
   const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
   return (
-    <p className={`metric-change ${dir}`}>
+    <p className={`metric-change ${dir}`} data-testid="metric-change">
       <span aria-hidden="true">{arrow}</span>{" "}
-      {points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change))}
-      <span className="admin-muted">vs. período anterior</span>
+      {points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change))}{" "}
+      <span className="admin-muted">{formatComparison(vs)}</span>
     </p>
   );
 }
@@ -95,6 +113,7 @@ export function VisitMetrics({ period }: { period: Period }) {
               <Change
                 current={summary.data.current.uniqueVisitors}
                 previous={summary.data.previous.uniqueVisitors}
+                vs={summary.data.previous}
               />
             </Metric>
             <Metric
@@ -127,13 +146,23 @@ export function ConversionMetrics({ period }: { period: Period }) {
         : (
           <div className="metric-grid three">
             <Metric label="Cliques nos botões" value={formatInt(stats.data.clicks)} testId="clicks">
-              {previous && <Change current={stats.data.clicks} previous={previous.clicks} />}
+              {previous && <Change current={stats.data.clicks} previous={previous.clicks} vs={previous} />}
             </Metric>
             <Metric label="Conversões" value={formatInt(stats.data.conversions)} testId="conversions">
-              {previous && <Change current={stats.data.conversions} previous={previous.conversions} />}
+              {previous && (
+                <Change current={stats.data.conversions} previous={previous.conversions} vs={previous} />
+              )}
             </Metric>
             <Metric label="Taxa de conversão" value={formatPercent(stats.data.rate)} testId="conversion-rate">
-              {previous && <Change current={stats.data.rate} previous={previous.conversionRate} points />}
+              {previous && (
+                <Change
+                  current={stats.data.rate}
+                  previous={previous.conversionRate}
+                  points
+                  noBase={previous.clicks === 0}
+                  vs={previous}
+                />
+              )}
             </Metric>
           </div>
         )}
@@ -162,7 +191,11 @@ export function LeadMetrics({ period }: { period: Period }) {
         : (
           <div className="metric-grid three">
             <Metric label="Total de leads" value={formatInt(summary.data.current.leads)} testId="total-leads">
-              <Change current={summary.data.current.leads} previous={summary.data.previous.leads} />
+              <Change
+                current={summary.data.current.leads}
+                previous={summary.data.previous.leads}
+                vs={summary.data.previous}
+              />
             </Metric>
             <Metric
               label="Leads no período selecionado"
