@@ -7,7 +7,7 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import { type DailyCount, EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
+import { type DailyCount, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
@@ -109,7 +109,9 @@ export interface VisitorTotals {
   visits: number;
   /**
    * True when uniqueVisitors is an upper bound: the period has purged days (their daily uniques are added)
-   * or its rolled-up days span more than EXACT_VISITOR_DAYS (the sum of consecutive spans).
+   * or its rolled-up days span more than EXACT_VISITOR_DAYS (an address returning after 62 days or more
+   * counts again). Either way it never decreases when the period grows and is never below the exact count of
+   * any 62 days inside it.
    */
   approximate: boolean;
 }
@@ -124,17 +126,19 @@ export async function visitorTotals(
   tz: string,
   until: string | null = null,
 ): Promise<VisitorTotals> {
-  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans, in chunks of at most 62 days)
-  // + purged days' daily uniques + raw keys seen neither on those rolled-up days (their visitor_days row
-  // has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in an earlier
-  // month's raw visit of the range.
+  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans: exact over their first 62
+  // days, then each later day adds its visitors not seen in the 61 days before it, so a longer period never
+  // counts fewer) + purged days' daily uniques + raw keys seen neither on those rolled-up days (their
+  // visitor_days row has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in
+  // an earlier month's raw visit of the range.
   const rows = await db.query<VisitorTotals>(
     `with ${splitWith("$4")},
      -- The rolled-up unpurged days [xs, re] (re before xs when there are none).
      u as (select b.xs, case when isfinite(b.re) and b.re >= b.xs then b.re else b.xs - 1 end as re from b),
-     chunks as (
-       select (u.xs + k)::date as lo, least(u.re, u.xs + k + ${EXACT_VISITOR_DAYS - 1}) as hi
-         from u, generate_series(0, u.re - u.xs, ${EXACT_VISITOR_DAYS}) k),
+     -- Its first (up to) 62 days, exact.
+     head as (select u.xs as lo, least(u.re, u.xs + ${
+      EXACT_VISITOR_DAYS - 1
+    }) as hi from u where u.re >= u.xs),
      raw as (
        select date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key, link_keys
          from visits, b where ${RAW("occurred_at")}),
@@ -154,9 +158,14 @@ export async function visitorTotals(
                               least(u.re, (k.month + interval '1 month')::date - 1) as hi) x,
               lateral (select greatest(k.month - 1 - u.re, 0) as lo, least(k.month - 1 - u.xs, 61) as hi) y)
      select (
-       -- One primary-key lookup per chunk (usually one).
+       -- One primary-key lookup for the first 62 days; then, for each later day d, its visitors not seen in
+       -- the 61 days before it: span [d - 61, d] minus span [d - 61, d - 1] (two lookups a day).
        (select coalesce(sum((select r.visitors from visitor_spans r
-                              where r.last_day = chunks.hi and r.first_day = chunks.lo)), 0) from chunks)
+                              where r.last_day = head.hi and r.first_day = head.lo)), 0) from head)
+       + (select coalesce(sum(a.visitors - coalesce(p.visitors, 0)), 0)
+            from u cross join generate_series(${EXACT_VISITOR_DAYS}, u.re - u.xs) k
+            join visitor_spans a on a.last_day = u.xs + k and a.first_day = u.xs + k - ${LINK_WINDOW_DAYS}
+            left join visitor_spans p on p.last_day = u.xs + k - 1 and p.first_day = u.xs + k - ${LINK_WINDOW_DAYS})
        + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
        + (select count(*) from raw_keys k join masks using (month)
            where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)

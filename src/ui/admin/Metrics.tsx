@@ -79,8 +79,11 @@ function Metric(
 
 const APPROXIMATE = {
   text: "aprox.",
-  why: `Limite superior: cada endereço é reconhecido em até ${EXACT_VISITOR_DAYS} dias seguidos (a chave ` +
-    "do visitante muda todo mês e não guardamos o IP), e em dias já expurgados somam-se os únicos de cada dia.",
+  why: `Estimativa para mais de ${EXACT_VISITOR_DAYS} dias: os primeiros ${EXACT_VISITOR_DAYS} dias são ` +
+    `exatos e cada dia seguinte soma quem visitou nele e não nos ${EXACT_VISITOR_DAYS - 1} dias anteriores ` +
+    "(quem volta após uma ausência maior conta de novo, pois a chave do visitante muda todo mês e não " +
+    "guardamos o IP); em dias já expurgados somam-se os únicos de cada dia. Nunca diminui quando o período " +
+    `cresce e nunca fica abaixo do número exato de quaisquer ${EXACT_VISITOR_DAYS} dias dentro dele.`,
 };
 
 /** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
