@@ -238,14 +238,15 @@ export interface RankItem {
   visits: number;
 }
 
-// Ties are broken by the key so the order is stable from one request to the next.
-const RANKING = (column: string, dimension: string) =>
+// Ties are broken by the key so the order is stable from one request to the next. `rolledKey` maps a
+// roll-up key (`key`) the way `column` maps a raw row.
+const RANKING = (column: string, dimension: string, rolledKey = "key") =>
   `with ${SPLIT}
    select key, sum(n)::int as visits from (
      select ${column} as key, count(*) as n from visits, b
       where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
      union all
-     select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
+     select ${rolledKey}, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
    ) t group by key order by visits desc, key asc limit $4`;
 
 // The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to $6 (the comparison
@@ -368,14 +369,21 @@ export async function topUtmCampaigns(
   ]);
 }
 
-/** Most visited pages (path plus query, as tracked) in the range. */
+/**
+ * Most visited pages in the range: their page keys (path plus query without click ids, src/shared/page_key.ts),
+ * or with `byPath` their paths alone.
+ */
 export async function topPages(
   db: Queryable,
   range: DayRange,
   tz: string,
   limit: number,
+  byPath = false,
 ): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("source", "page"), [range.start, range.end, tz, limit]);
+  const sql = byPath
+    ? RANKING("split_part(source, '?', 1)", "page", "split_part(key, '?', 1)")
+    : RANKING("source", "page");
+  return await db.query<RankItem>(sql, [range.start, range.end, tz, limit]);
 }
 
 export interface SourceConversion {

@@ -131,9 +131,12 @@ export async function utmCampaignRanking(db: Db, range: DayRange, tz: string) {
   }));
 }
 
-/** Most visited pages (path plus query). */
-export async function pageRanking(db: Db, range: DayRange, tz: string) {
-  return (await topPages(db, range, tz, RANKING_SIZE)).map((r) => ({ page: r.key, visits: r.visits }));
+/** Most visited pages (path plus query, without click ids), or paths alone (`byPath`). */
+export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false) {
+  return (await topPages(db, range, tz, RANKING_SIZE, byPath)).map((r) => ({
+    page: r.key,
+    visits: r.visits,
+  }));
 }
 
 /** Clicks, conversions and rate per UTM source, most clicked first. */

@@ -67,6 +67,11 @@ export const requiredRange = optionalRange.superRefine((v, ctx) => {
   }
 });
 
+/** GET /api/tracking/rankings/pages: the period, and `by=path` to group the pages by path alone. */
+export const pageRankingQuery = requiredRange.and(
+  z.object({ by: z.enum(["page", "path"]).optional() }),
+);
+
 /** `?days=n` (the last n days) or `?startDate&endDate`. */
 export const daysOrRange = optionalRange.and(
   z.object({ days: z.coerce.number().int().min(1).max(MAX_RANGE_DAYS).optional() }),

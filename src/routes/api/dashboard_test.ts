@@ -9,7 +9,7 @@ import {
   sp,
 } from "../../../testing/analytics_fixture.ts";
 import type { z } from "zod";
-import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
+import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily, todayIn } from "../../shared/analytics.ts";
 import * as schemas from "../../shared/schemas.ts";
 import { runRollups } from "../../services/rollups.ts";
 
@@ -343,6 +343,59 @@ appTest("dashboard: rankings are ordered by visits, ties by name, pages as path 
     { page: "/pt-br", visits: 2 },
     { page: "/pt-br/clientes", visits: 2 },
   ]);
+  // "por caminho": the same visits by path alone.
+  assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${NOV}&by=path`), [
+    { page: "/pt-br", visits: 6 },
+    { page: "/es", visits: 3 },
+    { page: "/pt-br/clientes", visits: 2 },
+  ]);
+});
+
+appTest("dashboard: pages by path plus query and by path alike, raw and rolled up", async (t) => {
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const today = todayIn("America/Sao_Paulo", new Date());
+  const range = `startDate=${today}&endDate=${today}`;
+  // Page views sent as the browser saw them: a click id and a trailing slash are not part of the page.
+  const sources = [
+    "/pt-br?fbclid=a1",
+    "/pt-br/?fbclid=a2",
+    "/pt-br/",
+    "/pt-br?utm_source=meta&fbclid=a3",
+    "/pt-br/?utm_source=meta&gclid=g1",
+    "/pt-br/clientes/?gclid=g2&x=1",
+  ];
+  for (const [i, source] of sources.entries()) {
+    const res = await t.postJson("/api/tracking/visit", {
+      source,
+      sessionId: `1732233600000-s${i}`,
+      utmSource: null,
+      utmCampaign: null,
+      utmMedium: null,
+    }, { "x-forwarded-for": `203.0.113.${i + 1}` });
+    assert.equal(res.status, 202, source);
+  }
+  const expected = async () => {
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${range}`), [
+      { page: "/pt-br", visits: 3 },
+      { page: "/pt-br?utm_source=meta", visits: 2 },
+      { page: "/pt-br/clientes?x=1", visits: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${range}&by=path`), [
+      { page: "/pt-br", visits: 5 },
+      { page: "/pt-br/clientes", visits: 1 },
+    ]);
+  };
+  await expected();
+  await runRollups(t.db, "America/Sao_Paulo", new Date(Date.now() + 10 * 60_000));
+  const [rolled] = await t.db.query<{ n: number }>(
+    "select count(*)::int as n from daily_visit_ranks where dimension = 'page'",
+  );
+  assert.equal(rolled.n, 3);
+  await expected();
+  const bad = await getAs(t, cookie, `/api/tracking/rankings/pages?${range}&by=domain`);
+  assert.equal(bad.status, 400);
+  assert.deepEqual(Object.keys((await bad.json()).fields), ["by"]);
 });
 
 appTest("dashboard: conversion by UTM source counts clicks and conversions per source", async (t) => {

@@ -22,6 +22,7 @@ import { channelReport, entryPageRanking, trafficSourceRanking } from "../../ser
 import {
   daysOrRange,
   optionalRange,
+  pageRankingQuery,
   requiredRange,
   trackingEventBody,
   trackingVisitBody,
@@ -88,11 +89,17 @@ trackingApi.get("/summary", adminOnly(), async (c) => {
   return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
 });
 
+// Path plus query (without click ids), or with `by=path` the path alone ("por caminho").
+trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
+  const { db, tz, query } = reportContext(c);
+  const q = parseOr400(pageRankingQuery, query);
+  return c.json(await pageRanking(db, rangeOf(q)!, tz, q.by === "path"));
+});
+
 /** The reports that take a required period (and the clock, for comparisons) and answer a list or a comparison. */
 const periodReports = {
   "/rankings/utm-source": utmSourceRanking,
   "/rankings/utm-campaign": utmCampaignRanking,
-  "/rankings/pages": pageRanking,
   "/conversion-by-utm-source": conversionByUtmSource,
   "/channels": channelReport,
   "/rankings/sources": trafficSourceRanking,
