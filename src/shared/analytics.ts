@@ -55,6 +55,16 @@ export function everyDay(points: ChartPoint[], start: string, end: string): Char
   return out;
 }
 
+/**
+ * The chart's days: every day from `start` to the earlier of `end` and `today` (days not begun have no data
+ * yet, not zero); none when there is no data at all. "Média por dia" divides by them: on 26/11 this month
+ * has 26, not 30.
+ */
+export function chartDays(points: ChartPoint[], start: string, end: string, today: string): ChartPoint[] {
+  if (!points.length) return points;
+  return everyDay(points, start, end < today ? end : today);
+}
+
 /** Sum of a daily series. */
 export function sumCounts(series: DailyCount[]): number {
   return series.reduce((total, d) => total + d.count, 0);

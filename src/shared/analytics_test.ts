@@ -3,6 +3,7 @@ import {
   averageLeadsPerDay,
   averageVisitsPerDay,
   changePercent,
+  chartDays,
   comparisonRange,
   daysInclusive,
   isDay,
@@ -104,4 +105,20 @@ Deno.test("comparison range: a period under way against the same stretch, any ot
 Deno.test("comparison range: the local time of day in the analytics time zone", () => {
   assert.equal(timeIn("America/Sao_Paulo", new Date("2026-11-26T12:00:00Z")), "09:00:00");
   assert.equal(timeIn("America/Sao_Paulo", new Date("2026-12-01T02:30:05Z")), "23:30:05");
+});
+
+Deno.test("analytics math: 'Média por dia' divides by the days begun, not the whole month", () => {
+  const points = mergeDaily(
+    [{ date: "2026-11-03", count: 13 }, { date: "2026-11-20", count: 13 }],
+    [],
+    [{ date: "2026-11-01", count: 40 }],
+  );
+  // This month on 26/11: 26 days, 1,0 lead a day (not 26 / 30 = 0,9).
+  const days = chartDays(points, "2026-11-01", "2026-11-30", "2026-11-26");
+  assert.equal(days.length, 26);
+  assert.equal(averageLeadsPerDay(days), 1);
+  // A period over: all of its days.
+  assert.equal(chartDays(points, "2026-11-01", "2026-11-30", "2026-12-05").length, 30);
+  // No data at all: no days (the average is then 0, divided by 1).
+  assert.deepEqual(chartDays([], "2026-11-01", "2026-11-30", "2026-11-26"), []);
 });

@@ -4,11 +4,11 @@ import {
   averageVisitsPerDay,
   changePercent,
   EXACT_VISITOR_DAYS,
-  mergeDaily,
   round1,
   sumCounts,
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
+import { chartPoints } from "./ChartSection.tsx";
 import { formatComparison, formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
@@ -173,6 +173,11 @@ export function ConversionMetrics({ period }: { period: Period }) {
   );
 }
 
+/** "em 26 dias": the days an average divides by (the days of the period begun so far). */
+function dayCount(days: number): string {
+  return `em ${days} ${days === 1 ? "dia" : "dias"}`;
+}
+
 /** Section 4: leads in the period, the daily series' sum, and the average per chart day. */
 export function LeadMetrics({ period }: { period: Period }) {
   const series = useDailySeries(period);
@@ -207,10 +212,11 @@ export function LeadMetrics({ period }: { period: Period }) {
             />
             <Metric
               label="Média por dia"
-              value={formatDecimal(
-                averageLeadsPerDay(mergeDaily(series.data.leads, series.data.clicks, series.data.visits)),
-              )}
+              value={formatDecimal(averageLeadsPerDay(chartPoints(period, series.data)))}
               testId="leads-per-day"
+              hint={chartPoints(period, series.data).length
+                ? dayCount(chartPoints(period, series.data).length)
+                : undefined}
             />
           </div>
         )}
