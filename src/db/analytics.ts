@@ -143,9 +143,11 @@ export async function visitorTotals(
        select date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key, link_keys
          from visits, b where ${RAW("occurred_at")}),
      raw_keys as (select distinct month, visitor_key from raw),
+     -- Only raw rows of an earlier month than the latest can link to another raw row's key.
      raw_linked as (
        select distinct (r.month + make_interval(months => l.i::int))::date as month, l.key as visitor_key
-         from raw r, unnest(r.link_keys) with ordinality as l(key, i)),
+         from raw r, unnest(r.link_keys) with ordinality as l(key, i)
+        where r.month < (select max(month) from raw_keys)),
      masks as (
        select k.month,
               case when x.lo <= x.hi
@@ -170,10 +172,12 @@ export async function visitorTotals(
        + (select count(*) from raw_keys k join masks using (month)
            where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
              -- A scalar subquery per key (a primary-key lookup; these are the last few minutes' keys): as
-             -- an anti-join, the planner would hash the whole of visitor_days.
-             and not coalesce((
+             -- an anti-join, the planner would hash the whole of visitor_days. None when no rolled-up day of
+             -- the range could hold the key (a day's raw rows compared on their own: "Hoje" against
+             -- yesterday until the same time).
+             and case when masks.mask = 0 and masks.before_mask = 0 then true else not coalesce((
                select d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0 from visitor_days d
-                where d.month = k.month and d.visitor_key = k.visitor_key), false))
+                where d.month = k.month and d.visitor_key = k.visitor_key), false) end)
      )::int as "uniqueVisitors",
      ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
        + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,

@@ -189,11 +189,12 @@ export interface ComparisonRange {
  * The stretch a period is compared with (docs/ANALYTICS.md, "Comparisons"), evaluated on local day `today`
  * at local time `time` (HH:mm:ss):
  * - a period over (or not begun) is compared with the period of the same length just before it;
- * - a period under way counts only its days so far, from `start` to today until `time`: a month to date
- *   (starting on the 1st and ending within that month) is compared with the same days of the previous month,
- *   until the same time (the whole previous month when it is shorter than the days so far); any other period
- *   with as many days just before it, its last day cut at the same time ("Hoje" at 09:00: yesterday until
- *   09:00).
+ * - a period under way counts only its days so far, from `start` to today: a month to date (starting on the
+ *   1st and ending within that month) is compared with the same days of the previous month (the whole
+ *   previous month when it is shorter than the days so far), any other period with as many days just before
+ *   it. When only today has begun ("Hoje", or this month on the 1st), the day compared with is cut at the same
+ *   time: "Hoje" at 09:00 against yesterday until 09:00. Longer stretches compare whole days (today, partial,
+ *   is one day of many).
  */
 export function comparisonRange(
   range: { start: string; end: string },
@@ -203,13 +204,15 @@ export function comparisonRange(
   if (range.end < today || range.start > today) {
     return { ...previousPeriod(range.start, range.end), until: null };
   }
+  const days = daysInclusive(range.start, today);
+  const until = days === 1 ? time : null;
   const month = monthOf(range.start);
   if (range.start === month.start && range.end <= month.end) {
     const previous = monthOf(addDays(month.start, -1));
-    const end = addDays(previous.start, daysInclusive(range.start, today) - 1);
-    return end > previous.end ? { ...previous, until: null } : { start: previous.start, end, until: time };
+    const end = addDays(previous.start, days - 1);
+    return end > previous.end ? { ...previous, until: null } : { start: previous.start, end, until };
   }
-  return { ...previousPeriod(range.start, today), until: time };
+  return { ...previousPeriod(range.start, today), until };
 }
 
 /** The local time of day (HH:mm:ss) of an instant in a time zone. */

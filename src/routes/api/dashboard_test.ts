@@ -178,12 +178,12 @@ appTest(
 );
 
 appTest(
-  "dashboard: a period under way is compared with the same stretch, until the same time, raw and rolled up",
+  "dashboard: a period under way is compared with the same days; today with yesterday until the same time",
   async (t) => {
     await seedAdmin(t.db);
     const cookie = await signIn(t);
     const db = t.db;
-    // 26 November 2026, 09:00 in São Paulo: "Este mês" is compared with 1 to 26 October until 09:00, "Hoje"
+    // 26 November 2026, 09:00 in São Paulo: "Este mês" is compared with 1 to 26 October (whole days), "Hoje"
     // with 25 November until 09:00.
     await insertVisit(db, sp("2026-10-05T10:00:00"), "c", "/pt-br");
     await insertVisit(db, sp("2026-10-26T08:59:00"), "a", "/pt-br");
@@ -208,11 +208,11 @@ appTest(
         {
           start: "2026-10-01",
           end: "2026-10-26",
-          until: "09:00:00",
-          leads: 1,
-          clicks: 1,
-          uniqueVisitors: 3,
-          visits: 3,
+          until: null,
+          leads: 2,
+          clicks: 2,
+          uniqueVisitors: 4,
+          visits: 4,
         },
         when,
       );
