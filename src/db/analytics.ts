@@ -7,7 +7,7 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import { type DailyCount, EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
+import { type DailyCount, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
@@ -23,21 +23,31 @@ export type { DailyCount };
 const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 // The range split at the watermarks, as CTEs: days b.s..b.re come from the roll-ups (b.re possibly only up to
-// the watermark instant), events from b.raw_from to the end of b.e from the raw rows; b.s..b.pe are purged
-// days, and from b.xs on days have visitor bitmaps (00006).
-const SPLIT = `st as (
+// the watermark instant), events from b.raw_from to b.raw_to (the end of b.e) from the raw rows; b.s..b.pe are
+// purged days, and from b.xs on days have visitor bitmaps (00006). With a cut (`cut`: a parameter holding a
+// local time of day, or null), only the events of b.e before that time count: when the roll-ups already passed
+// it, day b.e is read from the raw rows instead (its earlier days are final then).
+const splitWith = (cut: string) =>
+  `st0 as (
     select coalesce(r.through, '-infinity'::date) as through,
            coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until,
-           coalesce(r.purged_through, '-infinity'::date) as purged
+           coalesce(r.purged_through, '-infinity'::date) as purged,
+           ($2::date + ${cut}::time)::timestamp at time zone $3 as cut
       from (select 1) one left join rollup_state r on true),
+  st as (
+    select case when st0.until > st0.cut then least(st0.through, $2::date - 1) else st0.through end as through,
+           case when st0.until > st0.cut then least(st0.until, $2::date::timestamp at time zone $3)
+                else st0.until end as until,
+           st0.purged, coalesce(st0.cut, ($2::date + 1)::timestamp at time zone $3) as raw_to
+      from st0),
   b as (
     select $1::date as s, $2::date as e, least($2::date, through) as re,
-           greatest(until, $1::date::timestamp at time zone $3) as raw_from,
+           greatest(until, $1::date::timestamp at time zone $3) as raw_from, raw_to,
            least($2::date, purged) as pe, greatest($1::date, purged + 1) as xs
       from st)`;
+const SPLIT = splitWith("null");
 // Raw rows of the range after the watermark (needs b in the from list).
-const RAW = (column: string) =>
-  `${column} >= b.raw_from and ${column} < ((b.e + 1)::timestamp at time zone $3)`;
+const RAW = (column: string) => `${column} >= b.raw_from and ${column} < b.raw_to`;
 // Roll-up rows of the range up to the watermark (needs b in the from list).
 const ROLLED = "day between b.s and b.re";
 const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
@@ -99,31 +109,45 @@ export interface VisitorTotals {
   visits: number;
   /**
    * True when uniqueVisitors is an upper bound: the period has purged days (their daily uniques are added)
-   * or its rolled-up days span more than EXACT_VISITOR_DAYS (the sum of consecutive spans).
+   * or its rolled-up days span more than EXACT_VISITOR_DAYS (an address returning after 62 days or more
+   * counts again). Either way it never decreases when the period grows and is never below the exact count of
+   * any 62 days inside it.
    */
   approximate: boolean;
 }
 
-/** Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data). */
-export async function visitorTotals(db: Queryable, range: DayRange, tz: string): Promise<VisitorTotals> {
-  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans, in chunks of at most 62 days)
-  // + purged days' daily uniques + raw keys seen neither on those rolled-up days (their visitor_days row
-  // has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in an earlier
-  // month's raw visit of the range.
+/**
+ * Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data); with
+ * `until` (a local time of day, HH:mm:ss), only the visits of the last day before that time.
+ */
+export async function visitorTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null = null,
+): Promise<VisitorTotals> {
+  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans: exact over their first 62
+  // days, then each later day adds its visitors not seen in the 61 days before it, so a longer period never
+  // counts fewer) + purged days' daily uniques + raw keys seen neither on those rolled-up days (their
+  // visitor_days row has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in
+  // an earlier month's raw visit of the range.
   const rows = await db.query<VisitorTotals>(
-    `with ${SPLIT},
+    `with ${splitWith("$4")},
      -- The rolled-up unpurged days [xs, re] (re before xs when there are none).
      u as (select b.xs, case when isfinite(b.re) and b.re >= b.xs then b.re else b.xs - 1 end as re from b),
-     chunks as (
-       select (u.xs + k)::date as lo, least(u.re, u.xs + k + ${EXACT_VISITOR_DAYS - 1}) as hi
-         from u, generate_series(0, u.re - u.xs, ${EXACT_VISITOR_DAYS}) k),
+     -- Its first (up to) 62 days, exact.
+     head as (select u.xs as lo, least(u.re, u.xs + ${
+      EXACT_VISITOR_DAYS - 1
+    }) as hi from u where u.re >= u.xs),
      raw as (
        select date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key, link_keys
          from visits, b where ${RAW("occurred_at")}),
      raw_keys as (select distinct month, visitor_key from raw),
+     -- Only raw rows of an earlier month than the latest can link to another raw row's key.
      raw_linked as (
        select distinct (r.month + make_interval(months => l.i::int))::date as month, l.key as visitor_key
-         from raw r, unnest(r.link_keys) with ordinality as l(key, i)),
+         from raw r, unnest(r.link_keys) with ordinality as l(key, i)
+        where r.month < (select max(month) from raw_keys)),
      masks as (
        select k.month,
               case when x.lo <= x.hi
@@ -136,22 +160,29 @@ export async function visitorTotals(db: Queryable, range: DayRange, tz: string):
                               least(u.re, (k.month + interval '1 month')::date - 1) as hi) x,
               lateral (select greatest(k.month - 1 - u.re, 0) as lo, least(k.month - 1 - u.xs, 61) as hi) y)
      select (
-       -- One primary-key lookup per chunk (usually one).
+       -- One primary-key lookup for the first 62 days; then, for each later day d, its visitors not seen in
+       -- the 61 days before it: span [d - 61, d] minus span [d - 61, d - 1] (two lookups a day).
        (select coalesce(sum((select r.visitors from visitor_spans r
-                              where r.last_day = chunks.hi and r.first_day = chunks.lo)), 0) from chunks)
+                              where r.last_day = head.hi and r.first_day = head.lo)), 0) from head)
+       + (select coalesce(sum(a.visitors - coalesce(p.visitors, 0)), 0)
+            from u cross join generate_series(${EXACT_VISITOR_DAYS}, u.re - u.xs) k
+            join visitor_spans a on a.last_day = u.xs + k and a.first_day = u.xs + k - ${LINK_WINDOW_DAYS}
+            left join visitor_spans p on p.last_day = u.xs + k - 1 and p.first_day = u.xs + k - ${LINK_WINDOW_DAYS})
        + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
        + (select count(*) from raw_keys k join masks using (month)
            where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
              -- A scalar subquery per key (a primary-key lookup; these are the last few minutes' keys): as
-             -- an anti-join, the planner would hash the whole of visitor_days.
-             and not coalesce((
+             -- an anti-join, the planner would hash the whole of visitor_days. None when no rolled-up day of
+             -- the range could hold the key (a day's raw rows compared on their own: "Hoje" against
+             -- yesterday until the same time).
+             and case when masks.mask = 0 and masks.before_mask = 0 then true else not coalesce((
                select d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0 from visitor_days d
-                where d.month = k.month and d.visitor_key = k.visitor_key), false))
+                where d.month = k.month and d.visitor_key = k.visitor_key), false) end)
      )::int as "uniqueVisitors",
      ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
        + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,
      (select u.re - u.xs >= ${EXACT_VISITOR_DAYS} or (b.pe >= b.s and b.e > b.s) from u, b) as approximate`,
-    [range.start, range.end, tz],
+    [range.start, range.end, tz, until],
   );
   return rows[0];
 }
@@ -162,19 +193,28 @@ export interface EventTotals {
   leads: number;
 }
 
-/** Clicks, conversions and leads of a period in one round trip. */
-export async function eventTotals(db: Queryable, range: DayRange, tz: string): Promise<EventTotals> {
+/**
+ * Clicks, conversions and leads of a period in one round trip; with `until` (a local time of day, HH:mm:ss),
+ * only those of the last day before that time.
+ */
+export async function eventTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null = null,
+): Promise<EventTotals> {
   const rows = await db.query<EventTotals>(
-    `with ${SPLIT},
+    `with ${splitWith("$4")},
      r as (
        select coalesce(sum(clicks), 0) as c, coalesce(sum(conversions), 0) as k
          from daily_totals, b where ${ROLLED})
      select
        ((select count(*) from clicks, b where ${RAW("occurred_at")}) + r.c)::int as clicks,
        ((select count(*) from conversions, b where ${RAW("occurred_at")}) + r.k)::int as conversions,
-       (select count(*) from leads where ${BOUNDS("submitted_at")})::int as leads
+       (select count(*) from leads, b
+         where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < b.raw_to)::int as leads
      from r`,
-    [range.start, range.end, tz],
+    [range.start, range.end, tz, until],
   );
   return rows[0];
 }
@@ -202,22 +242,23 @@ export interface RankItem {
   visits: number;
 }
 
-// Ties are broken by the key so the order is stable from one request to the next.
-const RANKING = (column: string, dimension: string) =>
+// Ties are broken by the key so the order is stable from one request to the next. `rolledKey` maps a
+// roll-up key (`key`) the way `column` maps a raw row.
+const RANKING = (column: string, dimension: string, rolledKey = "key") =>
   `with ${SPLIT}
    select key, sum(n)::int as visits from (
      select ${column} as key, count(*) as n from visits, b
       where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
      union all
-     select key, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
+     select ${rolledKey}, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
    ) t group by key order by visits desc, key asc limit $4`;
 
-// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to the day before $5
-// (the previous period): one pass over both periods, which are contiguous.
+// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to $6 (the comparison
+// range, which ends before $5): one pass over the days from $1 to $2.
 const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
   `with ${SPLIT}
    select key, (sum(n) filter (where d >= $5::date))::int as visits,
-          coalesce(sum(n) filter (where d < $5::date), 0)::int as "previousVisits" from (
+          coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
      select ${column} as key, (occurred_at at time zone $3)::date as d, count(*) as n from visits, b
       where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1, 2
      union all
@@ -249,7 +290,7 @@ export interface RankItemWithPrevious extends RankItem {
   previousVisits: number;
 }
 
-/** The top items of a ranking in the range, each with its visits in `previous` (the days just before). */
+/** The top items of a ranking in the range, each with its visits in `previous` (days before the range). */
 export async function topRankedWithPrevious(
   db: Queryable,
   ranked: Ranked,
@@ -265,6 +306,7 @@ export async function topRankedWithPrevious(
     tz,
     limit,
     range.start,
+    previous.end,
   ]);
 }
 
@@ -331,14 +373,21 @@ export async function topUtmCampaigns(
   ]);
 }
 
-/** Most visited pages (path plus query, as tracked) in the range. */
+/**
+ * Most visited pages in the range: their page keys (path plus query without click ids, src/shared/page_key.ts),
+ * or with `byPath` their paths alone.
+ */
 export async function topPages(
   db: Queryable,
   range: DayRange,
   tz: string,
   limit: number,
+  byPath = false,
 ): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("source", "page"), [range.start, range.end, tz, limit]);
+  const sql = byPath
+    ? RANKING("split_part(source, '?', 1)", "page", "split_part(key, '?', 1)")
+    : RANKING("source", "page");
+  return await db.query<RankItem>(sql, [range.start, range.end, tz, limit]);
 }
 
 export interface SourceConversion {

@@ -19,7 +19,14 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import {
+  addDays,
+  type ComparisonRange,
+  comparisonRange,
+  ratePercent,
+  timeIn,
+  todayIn,
+} from "../shared/analytics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -69,8 +76,16 @@ export interface PeriodSummary extends EventTotals, VisitorTotals {
   leadRate: number;
 }
 
-async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSummary> {
-  const [totals, visitors] = await Promise.all([eventTotals(db, range, tz), visitorTotals(db, range, tz)]);
+/** What a period is compared with at `now` (shared/analytics.ts, comparisonRange). */
+export function comparisonOf(range: DayRange, tz: string, now: Date): ComparisonRange {
+  return comparisonRange(range, todayIn(tz, now), timeIn(tz, now));
+}
+
+async function summarize(db: Db, range: DayRange, tz: string, until: string | null): Promise<PeriodSummary> {
+  const [totals, visitors] = await Promise.all([
+    eventTotals(db, range, tz, until),
+    visitorTotals(db, range, tz, until),
+  ]);
   return {
     ...range,
     ...totals,
@@ -80,17 +95,22 @@ async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSum
   };
 }
 
-/** Headline figures of a period and of the period of the same length just before it. */
+/**
+ * Headline figures of a period and of what it is compared with at `now` (comparisonOf): `previous.until` is
+ * the local time its last day is cut at, or null for whole days.
+ */
 export async function periodSummary(
   db: Db,
   range: DayRange,
   tz: string,
-): Promise<{ current: PeriodSummary; previous: PeriodSummary }> {
+  now: Date,
+): Promise<{ current: PeriodSummary; previous: PeriodSummary & { until: string | null } }> {
+  const comparison = comparisonOf(range, tz, now);
   const [current, previous] = await Promise.all([
-    summarize(db, range, tz),
-    summarize(db, previousPeriod(range.start, range.end), tz),
+    summarize(db, range, tz, null),
+    summarize(db, comparison, tz, comparison.until),
   ]);
-  return { current, previous };
+  return { current, previous: { ...previous, until: comparison.until } };
 }
 
 /** Top UTM sources by visits. */
@@ -109,9 +129,12 @@ export async function utmCampaignRanking(db: Db, range: DayRange, tz: string) {
   }));
 }
 
-/** Most visited pages (path plus query). */
-export async function pageRanking(db: Db, range: DayRange, tz: string) {
-  return (await topPages(db, range, tz, RANKING_SIZE)).map((r) => ({ page: r.key, visits: r.visits }));
+/** Most visited pages (path plus query, without click ids), or paths alone (`byPath`). */
+export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false) {
+  return (await topPages(db, range, tz, RANKING_SIZE, byPath)).map((r) => ({
+    page: r.key,
+    visits: r.visits,
+  }));
 }
 
 /** Clicks, conversions and rate per UTM source, most clicked first. */

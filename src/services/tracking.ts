@@ -13,6 +13,7 @@ import { type Batcher, createBatcher } from "../core/batcher.ts";
 import { LIMITS, quotaOf } from "./rate_limit.ts";
 import { deriveTouch } from "./attribution.ts";
 import type { ClickId } from "../shared/click_ids.ts";
+import { pageKey } from "../shared/page_key.ts";
 
 export interface TrackInput {
   source: string;
@@ -106,7 +107,9 @@ export function recordEvent(
     occurredAt: now,
     visitorKey,
     sessionId: input.sessionId,
-    source: input.source,
+    // A page view is stored under its page key (no ad click ids, no trailing slash); a click's source is the
+    // button's name.
+    source: kind === "visit" ? pageKey(input.source) : input.source,
     utmSource: input.utmSource,
     utmCampaign: input.utmCampaign,
     utmMedium: input.utmMedium,

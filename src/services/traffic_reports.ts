@@ -1,5 +1,5 @@
 // Where visitors come from (issue 18): channels, traffic sources (referrers included) and landing pages, each
-// with the period of the same length just before, as the dashboard's other figures.
+// with the days it is compared with (comparisonOf), as the dashboard's other figures.
 import type { Db } from "../db/client.ts";
 import {
   channelActions,
@@ -9,9 +9,9 @@ import {
   topRanked,
   topRankedWithPrevious,
 } from "../db/analytics.ts";
-import { previousPeriod, ratePercent } from "../shared/analytics.ts";
+import { ratePercent } from "../shared/analytics.ts";
 import { CHANNELS } from "../shared/channels.ts";
-import { RANKING_SIZE } from "./analytics.ts";
+import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
 
 export interface ChannelRow {
   channel: string;
@@ -56,29 +56,36 @@ async function channelRows(db: Db, range: DayRange, tz: string): Promise<Channel
     );
 }
 
-/** Visits, clicks, conversions and leads per channel, in the period and in the period just before. */
-export async function channelReport(db: Db, range: DayRange, tz: string) {
+/**
+ * Visits, clicks, conversions and leads per channel, in the period and in the days it is compared with at
+ * `now` (comparisonOf, whole days), which it answers as `comparison`.
+ */
+export async function channelReport(db: Db, range: DayRange, tz: string, now: Date) {
+  const { start, end } = comparisonOf(range, tz, now);
   const [current, previous] = await Promise.all([
     channelRows(db, range, tz),
-    channelRows(db, previousPeriod(range.start, range.end), tz),
+    channelRows(db, { start, end }, tz),
   ]);
-  return { current, previous };
+  return { current, previous, comparison: { start, end } };
 }
 
-/** The top items of a ranking, each with its visits (entries for landing pages) in the previous period. */
-async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string) {
-  const previous = previousPeriod(range.start, range.end);
-  return await topRankedWithPrevious(db, ranked, range, previous, tz, RANKING_SIZE);
+/** The top items of a ranking, each with its visits (entries for landing pages) in the comparison days. */
+async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string, now: Date) {
+  const { start, end } = comparisonOf(range, tz, now);
+  return await topRankedWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE);
 }
 
 /** Most visited traffic sources: UTM source, else the referrer's name or host, else "direto". */
-export async function trafficSourceRanking(db: Db, range: DayRange, tz: string) {
-  return (await rankingWithPrevious(db, "source", range, tz)).map(({ key, ...r }) => ({ source: key, ...r }));
+export async function trafficSourceRanking(db: Db, range: DayRange, tz: string, now: Date) {
+  return (await rankingWithPrevious(db, "source", range, tz, now)).map(({ key, ...r }) => ({
+    source: key,
+    ...r,
+  }));
 }
 
 /** Landing pages (path without query) by entries: sessions that started on them. */
-export async function entryPageRanking(db: Db, range: DayRange, tz: string) {
-  return (await rankingWithPrevious(db, "entry_page", range, tz)).map(({ key, ...r }) => ({
+export async function entryPageRanking(db: Db, range: DayRange, tz: string, now: Date) {
+  return (await rankingWithPrevious(db, "entry_page", range, tz, now)).map(({ key, ...r }) => ({
     page: key,
     ...r,
   }));

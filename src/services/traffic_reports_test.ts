@@ -82,6 +82,7 @@ const EXPECTED = {
       row("organic_search", 2, 1, 0, 1, 100, 0),
       row("organic_social", 1, 0, 0, 0, 0, 0),
     ],
+    comparison: { start: "2026-11-08", end: "2026-11-09" },
   },
   [`/api/tracking/rankings/sources?${PERIOD}`]: [
     { source: "google", visits: 4, previousVisits: 2 },
@@ -120,6 +121,8 @@ appTest(
     assert.ok(rows.n > 0);
     assert.deepEqual(await answers(t, cookie), EXPECTED);
   },
+  // The period is over: compared with the two days before it.
+  { now: () => sp("2026-11-14T00:00:00") },
 );
 
 appTest("traffic reports: the new endpoints need the administrator and a valid period", async (t) => {

@@ -75,8 +75,8 @@ const EXPECTED: [string, string, number, number, number, number][] = [
   ["2026-10-05", "2026-11-03", 13, 4, 4, 2],
   // Last 7 days at the start of a month: A, B, D, E, F, I, J, K, M, N; before them (21/10..27/10): N.
   ["2026-10-28", "2026-11-03", 10, 1, 3, 1],
-  // This month so far: A, B, D, E, I, J, K, N; October: A, B, C, E, F, G, H, I, L, M, N.
-  ["2026-11-01", "2026-11-30", 8, 11, 2, 1],
+  // This month so far: A, B, D, E, I, J, K, N; compared with 1 to 3 October until 12:00: G.
+  ["2026-11-01", "2026-11-30", 8, 1, 2, 1],
   // A custom 50 days over three months: all 14; its previous 50 days (27/7..14/9): G.
   ["2026-09-15", "2026-11-03", 14, 1, 4, 2],
   // Two days either side of the month's end: B, E, K, M; the two days before: F, M.

@@ -67,6 +67,11 @@ export const requiredRange = optionalRange.superRefine((v, ctx) => {
   }
 });
 
+/** GET /api/tracking/rankings/pages: the period, and `by=path` to group the pages by path alone. */
+export const pageRankingQuery = requiredRange.and(
+  z.object({ by: z.enum(["page", "path"]).optional() }),
+);
+
 /** `?days=n` (the last n days) or `?startDate&endDate`. */
 export const daysOrRange = optionalRange.and(
   z.object({ days: z.coerce.number().int().min(1).max(MAX_RANGE_DAYS).optional() }),
@@ -256,8 +261,14 @@ export const periodSummary = z.object({
 });
 export type PeriodSummary = z.infer<typeof periodSummary>;
 
-/** GET /api/tracking/summary: the period and the period of the same length just before it. */
-export const summary = z.object({ current: periodSummary, previous: periodSummary });
+/**
+ * GET /api/tracking/summary: the period and what it is compared with (comparisonRange in shared/analytics.ts):
+ * `previous.start`..`previous.end`, its last day only before `previous.until` (local HH:mm:ss) when set.
+ */
+export const summary = z.object({
+  current: periodSummary,
+  previous: periodSummary.extend({ until: z.string().nullable() }),
+});
 export type Summary = z.infer<typeof summary>;
 
 /** GET /api/tracking/rankings/utm-source, /utm-campaign and /pages. */
@@ -295,8 +306,12 @@ export const channelRow = z.object({
 });
 export type ChannelRow = z.infer<typeof channelRow>;
 
-/** GET /api/tracking/channels: per channel, in the period and in the period of the same length before. */
-export const channelReport = z.object({ current: z.array(channelRow), previous: z.array(channelRow) });
+/** GET /api/tracking/channels: per channel, in the period and in the days it is compared with (`comparison`). */
+export const channelReport = z.object({
+  current: z.array(channelRow),
+  previous: z.array(channelRow),
+  comparison: z.object({ start: z.string(), end: z.string() }),
+});
 export type ChannelReport = z.infer<typeof channelReport>;
 
 /** Everything stored about one lead (the LGPD export contains exactly this). */

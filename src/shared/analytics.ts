@@ -55,6 +55,16 @@ export function everyDay(points: ChartPoint[], start: string, end: string): Char
   return out;
 }
 
+/**
+ * The chart's days: every day from `start` to the earlier of `end` and `today` (days not begun have no data
+ * yet, not zero); none when there is no data at all. "Média por dia" divides by them: on 26/11 this month
+ * has 26, not 30.
+ */
+export function chartDays(points: ChartPoint[], start: string, end: string, today: string): ChartPoint[] {
+  if (!points.length) return points;
+  return everyDay(points, start, end < today ? end : today);
+}
+
 /** Sum of a daily series. */
 export function sumCounts(series: DailyCount[]): number {
   return series.reduce((total, d) => total + d.count, 0);
@@ -162,4 +172,56 @@ export function localStamp(iso: string, timeZone: string, sep = " "): string {
 export function monthOf(day: string): { start: string; end: string } {
   const [y, m] = day.split("-").map(Number);
   return { start: fromUtc(Date.UTC(y, m - 1, 1)), end: fromUtc(Date.UTC(y, m, 0)) };
+}
+
+/**
+ * What a period is compared with: days (yyyy-MM-dd, both included) and, when the period is still under way,
+ * the local time of day (HH:mm:ss) its last day is cut at, so both sides cover the same stretch.
+ */
+export interface ComparisonRange {
+  start: string;
+  end: string;
+  /** Only the events before this local time of `end` count (null: the whole day). */
+  until: string | null;
+}
+
+/**
+ * The stretch a period is compared with (docs/ANALYTICS.md, "Comparisons"), evaluated on local day `today`
+ * at local time `time` (HH:mm:ss):
+ * - a period over (or not begun) is compared with the period of the same length just before it;
+ * - a period under way counts only its days so far, from `start` to today: a month to date (starting on the
+ *   1st and ending within that month) is compared with the same days of the previous month (the whole
+ *   previous month when it is shorter than the days so far), any other period with as many days just before
+ *   it. When only today has begun ("Hoje", or this month on the 1st), the day compared with is cut at the same
+ *   time: "Hoje" at 09:00 against yesterday until 09:00. Longer stretches compare whole days (today, partial,
+ *   is one day of many).
+ */
+export function comparisonRange(
+  range: { start: string; end: string },
+  today: string,
+  time: string,
+): ComparisonRange {
+  if (range.end < today || range.start > today) {
+    return { ...previousPeriod(range.start, range.end), until: null };
+  }
+  const days = daysInclusive(range.start, today);
+  const until = days === 1 ? time : null;
+  const month = monthOf(range.start);
+  if (range.start === month.start && range.end <= month.end) {
+    const previous = monthOf(addDays(month.start, -1));
+    const end = addDays(previous.start, days - 1);
+    return end > previous.end ? { ...previous, until: null } : { start: previous.start, end, until };
+  }
+  return { ...previousPeriod(range.start, today), until };
+}
+
+/** The local time of day (HH:mm:ss) of an instant in a time zone. */
+export function timeIn(timeZone: string, now = new Date()): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).format(now);
 }

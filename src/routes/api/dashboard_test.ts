@@ -9,8 +9,9 @@ import {
   sp,
 } from "../../../testing/analytics_fixture.ts";
 import type { z } from "zod";
-import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily } from "../../shared/analytics.ts";
+import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily, todayIn } from "../../shared/analytics.ts";
 import * as schemas from "../../shared/schemas.ts";
+import { runRollups } from "../../services/rollups.ts";
 
 const NOV = "startDate=2026-11-01&endDate=2026-11-30";
 const google = { utmSource: "google", utmCampaign: "black-friday", utmMedium: "cpc" };
@@ -165,7 +166,71 @@ appTest(
     assert.equal(summary.previous.end, "2026-10-31");
     assert.equal(summary.previous.leads, 1);
     assert.equal(summary.previous.uniqueVisitors, 1);
+    assert.equal(summary.previous.until, null);
   },
+  // November is over: it is compared with the 30 days before it, whole days.
+  { now: () => sp("2026-12-05T12:00:00") },
+);
+
+appTest(
+  "dashboard: a period under way is compared with the same days; today with yesterday until the same time",
+  async (t) => {
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const db = t.db;
+    // 26 November 2026, 09:00 in São Paulo: "Este mês" is compared with 1 to 26 October (whole days), "Hoje"
+    // with 25 November until 09:00.
+    await insertVisit(db, sp("2026-10-05T10:00:00"), "c", "/pt-br");
+    await insertVisit(db, sp("2026-10-26T08:59:00"), "a", "/pt-br");
+    await insertVisit(db, sp("2026-10-26T09:01:00"), "b", "/pt-br");
+    await insertVisit(db, sp("2026-10-28T10:00:00"), "z", "/pt-br", {}, { trafficSource: "google" });
+    await insertVisit(db, sp("2026-10-10T10:00:00"), "y", "/pt-br", {}, { trafficSource: "google" });
+    await insertVisit(db, sp("2026-11-20T10:00:00"), "x", "/pt-br", {}, { trafficSource: "google" });
+    await insertClick(db, sp("2026-10-26T08:00:00"));
+    await insertClick(db, sp("2026-10-26T10:00:00"));
+    await insertClick(db, sp("2026-10-30T10:00:00"));
+    await insertLead(db, sp("2026-10-26T08:30:00"), { name: "In", email: "in@example.com", whatsapp: "1" });
+    await insertLead(db, sp("2026-10-26T09:30:00"), { name: "Out", email: "out@example.com", whatsapp: "2" });
+    await insertVisit(db, sp("2026-11-25T08:00:00"), "d", "/pt-br");
+    await insertVisit(db, sp("2026-11-25T20:00:00"), "e", "/pt-br");
+    await insertVisit(db, sp("2026-11-25T21:00:00"), "f", "/pt-br");
+    await insertVisit(db, sp("2026-11-26T08:00:00"), "d", "/pt-br");
+    const check = async (when: string) => {
+      const month = await json(t, cookie, `/api/tracking/summary?${NOV}`);
+      const { start, end, until, leads, clicks, uniqueVisitors, visits } = month.previous;
+      assert.deepEqual(
+        { start, end, until, leads, clicks, uniqueVisitors, visits },
+        {
+          start: "2026-10-01",
+          end: "2026-10-26",
+          until: null,
+          leads: 2,
+          clicks: 2,
+          uniqueVisitors: 4,
+          visits: 4,
+        },
+        when,
+      );
+      const today = await json(t, cookie, "/api/tracking/summary?startDate=2026-11-26&endDate=2026-11-26");
+      assert.equal(today.current.uniqueVisitors, 1, when);
+      assert.equal(month.current.uniqueVisitors, 4, when);
+      assert.deepEqual(
+        [today.previous.start, today.previous.end, today.previous.until, today.previous.uniqueVisitors],
+        ["2026-11-25", "2026-11-25", "09:00:00", 1],
+        when,
+      );
+      // The channel report and the rankings compare with the same days (whole days).
+      const channels = await json(t, cookie, `/api/tracking/channels?${NOV}`);
+      assert.deepEqual(channels.comparison, { start: "2026-10-01", end: "2026-10-26" }, when);
+      // 28 October lies between the two: in neither.
+      const sources = await json(t, cookie, `/api/tracking/rankings/sources?${NOV}`);
+      assert.deepEqual(sources, [{ source: "google", visits: 1, previousVisits: 1 }], when);
+    };
+    await check("raw only");
+    await runRollups(db, "America/Sao_Paulo", sp("2026-11-26T09:00:00"));
+    await check("rolled up");
+  },
+  { now: () => sp("2026-11-26T09:00:00") },
 );
 
 appTest("dashboard: daily series, exact unique visitors and both averages' divisors", async (t) => {
@@ -273,6 +338,59 @@ appTest("dashboard: rankings are ordered by visits, ties by name, pages as path 
     { page: "/pt-br", visits: 2 },
     { page: "/pt-br/clientes", visits: 2 },
   ]);
+  // "por caminho": the same visits by path alone.
+  assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${NOV}&by=path`), [
+    { page: "/pt-br", visits: 6 },
+    { page: "/es", visits: 3 },
+    { page: "/pt-br/clientes", visits: 2 },
+  ]);
+});
+
+appTest("dashboard: pages by path plus query and by path alike, raw and rolled up", async (t) => {
+  await seedAdmin(t.db);
+  const cookie = await signIn(t);
+  const today = todayIn("America/Sao_Paulo", new Date());
+  const range = `startDate=${today}&endDate=${today}`;
+  // Page views sent as the browser saw them: a click id and a trailing slash are not part of the page.
+  const sources = [
+    "/pt-br?fbclid=a1",
+    "/pt-br/?fbclid=a2",
+    "/pt-br/",
+    "/pt-br?utm_source=meta&fbclid=a3",
+    "/pt-br/?utm_source=meta&gclid=g1",
+    "/pt-br/clientes/?gclid=g2&x=1",
+  ];
+  for (const [i, source] of sources.entries()) {
+    const res = await t.postJson("/api/tracking/visit", {
+      source,
+      sessionId: `1732233600000-s${i}`,
+      utmSource: null,
+      utmCampaign: null,
+      utmMedium: null,
+    }, { "x-forwarded-for": `203.0.113.${i + 1}` });
+    assert.equal(res.status, 202, source);
+  }
+  const expected = async () => {
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${range}`), [
+      { page: "/pt-br", visits: 3 },
+      { page: "/pt-br?utm_source=meta", visits: 2 },
+      { page: "/pt-br/clientes?x=1", visits: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${range}&by=path`), [
+      { page: "/pt-br", visits: 5 },
+      { page: "/pt-br/clientes", visits: 1 },
+    ]);
+  };
+  await expected();
+  await runRollups(t.db, "America/Sao_Paulo", new Date(Date.now() + 10 * 60_000));
+  const [rolled] = await t.db.query<{ n: number }>(
+    "select count(*)::int as n from daily_visit_ranks where dimension = 'page'",
+  );
+  assert.equal(rolled.n, 3);
+  await expected();
+  const bad = await getAs(t, cookie, `/api/tracking/rankings/pages?${range}&by=domain`);
+  assert.equal(bad.status, 400);
+  assert.deepEqual(Object.keys((await bad.json()).fields), ["by"]);
 });
 
 appTest("dashboard: conversion by UTM source counts clicks and conversions per source", async (t) => {

@@ -22,6 +22,7 @@ import { channelReport, entryPageRanking, trafficSourceRanking } from "../../ser
 import {
   daysOrRange,
   optionalRange,
+  pageRankingQuery,
   requiredRange,
   trackingEventBody,
   trackingVisitBody,
@@ -84,15 +85,21 @@ trackingApi.get("/stats", adminOnly(), async (c) => {
 });
 
 trackingApi.get("/summary", adminOnly(), async (c) => {
-  const { db, tz, query } = reportContext(c);
-  return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+  const { db, tz, now, query } = reportContext(c);
+  return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
 });
 
-/** The reports that take a required period and answer a list or a comparison. */
+// Path plus query (without click ids), or with `by=path` the path alone ("por caminho").
+trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
+  const { db, tz, query } = reportContext(c);
+  const q = parseOr400(pageRankingQuery, query);
+  return c.json(await pageRanking(db, rangeOf(q)!, tz, q.by === "path"));
+});
+
+/** The reports that take a required period (and the clock, for comparisons) and answer a list or a comparison. */
 const periodReports = {
   "/rankings/utm-source": utmSourceRanking,
   "/rankings/utm-campaign": utmCampaignRanking,
-  "/rankings/pages": pageRanking,
   "/conversion-by-utm-source": conversionByUtmSource,
   "/channels": channelReport,
   "/rankings/sources": trafficSourceRanking,
@@ -100,7 +107,7 @@ const periodReports = {
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {
-    const { db, tz, query } = reportContext(c);
-    return c.json(await report(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+    const { db, tz, now, query } = reportContext(c);
+    return c.json(await report(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
   });
 }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { appTest, type TestApp } from "../../../testing/app.ts";
 
 const visit = {
-  source: "/pt-br/?utm_source=google",
+  source: "/pt-br/?utm_source=google&gclid=Cj0KCQiA",
   sessionId: "1732233600000-k3j4h5",
   utmSource: "google",
   utmCampaign: "launch",
@@ -36,7 +36,8 @@ appTest(
     assert.match(String(visitor_key), /^[0-9a-f]{32}$/);
     assert.deepEqual(rest, {
       session_id: visit.sessionId,
-      source: visit.source,
+      // Stored under its page key: no click id, no trailing slash (the click id is a flag, click_ids).
+      source: "/pt-br?utm_source=google",
       utm_source: "google",
       utm_campaign: "launch",
       utm_medium: "cpc",

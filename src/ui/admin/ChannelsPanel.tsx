@@ -2,7 +2,7 @@ import { channelLabel } from "../../shared/channels.ts";
 import type { ChannelRow } from "../../shared/admin_schemas.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { Delta } from "./Delta.tsx";
-import { formatInt, formatPercent } from "./format.ts";
+import { formatComparison, formatInt, formatPercent } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
 import { type Period, useChannels } from "./queries.ts";
 
@@ -68,7 +68,12 @@ export function ChannelsPanel({ period }: { period: Period }) {
                       </td>
                       <td className="num">
                         {formatPercent(row.leadRate)}
-                        <Delta current={row.leadRate} previous={before.leadRate} points />
+                        <Delta
+                          current={row.leadRate}
+                          previous={before.leadRate}
+                          points
+                          noBase={before.clicks === 0}
+                        />
                       </td>
                     </tr>
                   );
@@ -78,7 +83,8 @@ export function ChannelsPanel({ period }: { period: Period }) {
           </div>
         )}
       <p className="admin-muted card-note">
-        Taxa = leads ÷ cliques nos planos. Setas: comparação com o período anterior.
+        Taxa = leads ÷ cliques nos planos. Setas: comparação com o período anterior
+        {q.data ? ` (${formatComparison(q.data.comparison)})` : ""}.
       </p>
     </Card>
   );
@@ -108,6 +114,7 @@ export function ChannelConversionTable({ period }: { period: Period }) {
               conversions: row.conversions,
               rate: row.conversionRate,
               previousRate: previousOf(q.data.previous)(row.channel).conversionRate,
+              previousClicks: previousOf(q.data.previous)(row.channel).clicks,
             }))}
           />
         )}

@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { type DailyCount, everyDay, mergeDaily } from "../../shared/analytics.ts";
+import { chartDays, type DailyCount, mergeDaily } from "../../shared/analytics.ts";
 import { today } from "./format.ts";
 import { Card, LoadError } from "./Card.tsx";
 import { type Period, useDailySeries } from "./queries.ts";
@@ -12,14 +12,11 @@ function ChartLoading() {
 }
 
 /** Every day of the period up to today (later days have no data yet, not zero), oldest first. */
-function chartPoints(
+export function chartPoints(
   period: Period,
   data: { leads: DailyCount[]; clicks: DailyCount[]; visits: DailyCount[] },
 ) {
-  const points = mergeDaily(data.leads, data.clicks, data.visits);
-  if (!points.length) return points;
-  const now = today();
-  return everyDay(points, period.start, period.end < now ? period.end : now);
+  return chartDays(mergeDaily(data.leads, data.clicks, data.visits), period.start, period.end, today());
 }
 
 /** Section 5: the daily line chart, 350 px high. */

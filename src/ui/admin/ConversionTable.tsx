@@ -15,6 +15,8 @@ export interface ConversionRow {
   rate: number;
   /** The rate in the previous period, when the table compares with it. */
   previousRate?: number;
+  /** Clicks in the previous period: none means no rate to compare with. */
+  previousClicks?: number;
 }
 
 /** Clicks, conversions (labelled as leads) and a rate coloured by performance level, one row per origin. */
@@ -46,7 +48,12 @@ export function ConversionRows(
                     <span className="visually-hidden">({LEVEL_TEXT[level]})</span>
                   </span>
                   {row.previousRate !== undefined && (
-                    <Delta current={row.rate} previous={row.previousRate} points />
+                    <Delta
+                      current={row.rate}
+                      previous={row.previousRate}
+                      points
+                      noBase={row.previousClicks === 0}
+                    />
                   )}
                 </td>
               </tr>

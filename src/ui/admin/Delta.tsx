@@ -3,12 +3,24 @@ import { formatDecimal, formatPercent } from "./format.ts";
 
 /**
  * The compact form of a figure's change against the previous period, for tables and rankings: "▲ 12,5%",
- * "▼ 3,0 p.p." for a rate (`points`), "novo" when there was nothing before. The full wording is in the title
- * and for screen readers.
+ * "▼ 3,0 p.p." for a rate (`points`), "novo" when there was nothing before; a rate whose denominator was 0
+ * before (`noBase`) has nothing to compare: "—". The full wording is in the title and for screen readers.
  */
 export function Delta(
-  { current, previous, points }: { current: number; previous: number; points?: boolean },
+  { current, previous, points, noBase }: {
+    current: number;
+    previous: number;
+    points?: boolean;
+    noBase?: boolean;
+  },
 ) {
+  if (noBase) {
+    return (
+      <span className="delta neutral" title="Sem dados no período anterior">
+        —<span className="visually-hidden">(sem dados no período anterior)</span>
+      </span>
+    );
+  }
   const change = points ? round1(current - previous) : changePercent(current, previous);
   if (change === null) {
     return (

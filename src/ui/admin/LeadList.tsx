@@ -115,13 +115,24 @@ function LeadTable({ leads }: { leads: Lead[] }) {
   );
 }
 
-/** "Página 3 de 81" with previous, next and a page to jump to. */
+/**
+ * "Página 3 de 81" with previous, next and a page to jump to; a page past the last goes to the last and
+ * says so ("A página 99 não existe; última: 55."), anything else that is no page is answered in words too.
+ */
 function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
   const [typed, setTyped] = useState("");
+  const [note, setNote] = useState("");
   const jump = (event: FormEvent) => {
     event.preventDefault();
     const n = Number(typed);
-    if (Number.isInteger(n) && n >= 1 && n <= pages) onPage(n - 1);
+    if (typed.trim() === "") setNote(`Digite uma página de 1 a ${formatInt(pages)}.`);
+    else if (Number.isInteger(n) && n > pages) {
+      setNote(`A página ${formatInt(n)} não existe; última: ${formatInt(pages)}.`);
+      onPage(pages - 1);
+    } else if (Number.isInteger(n) && n >= 1) {
+      setNote("");
+      onPage(n - 1);
+    } else setNote(`Digite uma página de 1 a ${formatInt(pages)}.`);
     setTyped("");
   };
   return (
@@ -130,12 +141,16 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
         type="button"
         className="btn btn-outline btn-small"
         disabled={page === 0}
-        onClick={() => onPage(page - 1)}
+        onClick={() => {
+          setNote("");
+          onPage(page - 1);
+        }}
       >
         Anterior
       </button>
       <span data-testid="lead-page">Página {page + 1} de {formatInt(pages)}</span>
-      <form className="page-jump" onSubmit={jump}>
+      {/* noValidate: the browser's own bubble for a number past `max` would swallow the jump silently. */}
+      <form className="page-jump" onSubmit={jump} noValidate>
         <label>
           <span className="visually-hidden">Ir para a página</span>
           <input
@@ -150,11 +165,15 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
         </label>
         <button type="submit" className="btn btn-outline btn-small">Ir</button>
       </form>
+      <p className="page-note" role="status" data-testid="page-note">{note}</p>
       <button
         type="button"
         className="btn btn-outline btn-small"
         disabled={page + 1 >= pages}
-        onClick={() => onPage(page + 1)}
+        onClick={() => {
+          setNote("");
+          onPage(page + 1);
+        }}
       >
         Próxima
       </button>

@@ -4,28 +4,46 @@ import {
   averageVisitsPerDay,
   changePercent,
   EXACT_VISITOR_DAYS,
-  mergeDaily,
   round1,
   sumCounts,
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { formatDecimal, formatInt, formatPercent } from "./format.ts";
+import { chartPoints } from "./ChartSection.tsx";
+import { formatComparison, formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
+/** What the figures are compared with (the summary's `previous`): its days, and the time its last day stops. */
+type Compared = { start: string; end: string; until: string | null };
+
 /**
- * "▲ 12,5% vs. período anterior", coloured by direction; nothing when there is no base to compare. A rate
- * (`points`) changes in percentage points: 100% → 11,5% is "▼ 88,5 p.p.", not a relative change.
+ * "▲ 12,5% vs 01/10–26/10", coloured by direction, naming the days compared with; "sem dados no período
+ * anterior" when there is no base to compare. A rate (`points`) changes in percentage points: 100% → 11,5%
+ * is "▼ 88,5 p.p.", not a relative change; `noBase` says its denominator was 0 before (no rate to compare).
  */
-function Change({ current, previous, points }: { current: number; previous: number; points?: boolean }) {
-  const change = points ? round1(current - previous) : changePercent(current, previous);
-  if (change === null) return <p className="metric-change neutral">sem dados no período anterior</p>;
+function Change(
+  { current, previous, points, noBase, vs }: {
+    current: number;
+    previous: number;
+    points?: boolean;
+    noBase?: boolean;
+    vs: Compared;
+  },
+) {
+  const change = noBase ? null : points ? round1(current - previous) : changePercent(current, previous);
+  if (change === null) {
+    return (
+      <p className="metric-change neutral" data-testid="metric-change">
+        sem dados no período anterior <span className="admin-muted">({formatComparison(vs)})</span>
+      </p>
+    );
+  }
   const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
   const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
   return (
-    <p className={`metric-change ${dir}`}>
+    <p className={`metric-change ${dir}`} data-testid="metric-change">
       <span aria-hidden="true">{arrow}</span>{" "}
-      {points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change))}
-      <span className="admin-muted">vs. período anterior</span>
+      {points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change))}{" "}
+      <span className="admin-muted">{formatComparison(vs)}</span>
     </p>
   );
 }
@@ -61,8 +79,11 @@ function Metric(
 
 const APPROXIMATE = {
   text: "aprox.",
-  why: `Limite superior: cada endereço é reconhecido em até ${EXACT_VISITOR_DAYS} dias seguidos (a chave ` +
-    "do visitante muda todo mês e não guardamos o IP), e em dias já expurgados somam-se os únicos de cada dia.",
+  why: `Estimativa para mais de ${EXACT_VISITOR_DAYS} dias: os primeiros ${EXACT_VISITOR_DAYS} dias são ` +
+    `exatos e cada dia seguinte soma quem visitou nele e não nos ${EXACT_VISITOR_DAYS - 1} dias anteriores ` +
+    "(quem volta após uma ausência maior conta de novo, pois a chave do visitante muda todo mês e não " +
+    "guardamos o IP); em dias já expurgados somam-se os únicos de cada dia. Nunca diminui quando o período " +
+    `cresce e nunca fica abaixo do número exato de quaisquer ${EXACT_VISITOR_DAYS} dias dentro dele.`,
 };
 
 /** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
@@ -95,6 +116,7 @@ export function VisitMetrics({ period }: { period: Period }) {
               <Change
                 current={summary.data.current.uniqueVisitors}
                 previous={summary.data.previous.uniqueVisitors}
+                vs={summary.data.previous}
               />
             </Metric>
             <Metric
@@ -127,18 +149,33 @@ export function ConversionMetrics({ period }: { period: Period }) {
         : (
           <div className="metric-grid three">
             <Metric label="Cliques nos botões" value={formatInt(stats.data.clicks)} testId="clicks">
-              {previous && <Change current={stats.data.clicks} previous={previous.clicks} />}
+              {previous && <Change current={stats.data.clicks} previous={previous.clicks} vs={previous} />}
             </Metric>
             <Metric label="Conversões" value={formatInt(stats.data.conversions)} testId="conversions">
-              {previous && <Change current={stats.data.conversions} previous={previous.conversions} />}
+              {previous && (
+                <Change current={stats.data.conversions} previous={previous.conversions} vs={previous} />
+              )}
             </Metric>
             <Metric label="Taxa de conversão" value={formatPercent(stats.data.rate)} testId="conversion-rate">
-              {previous && <Change current={stats.data.rate} previous={previous.conversionRate} points />}
+              {previous && (
+                <Change
+                  current={stats.data.rate}
+                  previous={previous.conversionRate}
+                  points
+                  noBase={previous.clicks === 0}
+                  vs={previous}
+                />
+              )}
             </Metric>
           </div>
         )}
     </Card>
   );
+}
+
+/** "em 26 dias": the days an average divides by (the days of the period begun so far). */
+function dayCount(days: number): string {
+  return `em ${days} ${days === 1 ? "dia" : "dias"}`;
 }
 
 /** Section 4: leads in the period, the daily series' sum, and the average per chart day. */
@@ -162,7 +199,11 @@ export function LeadMetrics({ period }: { period: Period }) {
         : (
           <div className="metric-grid three">
             <Metric label="Total de leads" value={formatInt(summary.data.current.leads)} testId="total-leads">
-              <Change current={summary.data.current.leads} previous={summary.data.previous.leads} />
+              <Change
+                current={summary.data.current.leads}
+                previous={summary.data.previous.leads}
+                vs={summary.data.previous}
+              />
             </Metric>
             <Metric
               label="Leads no período selecionado"
@@ -171,10 +212,11 @@ export function LeadMetrics({ period }: { period: Period }) {
             />
             <Metric
               label="Média por dia"
-              value={formatDecimal(
-                averageLeadsPerDay(mergeDaily(series.data.leads, series.data.clicks, series.data.visits)),
-              )}
+              value={formatDecimal(averageLeadsPerDay(chartPoints(period, series.data)))}
               testId="leads-per-day"
+              hint={chartPoints(period, series.data).length
+                ? dayCount(chartPoints(period, series.data).length)
+                : undefined}
             />
           </div>
         )}

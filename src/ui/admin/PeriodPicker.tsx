@@ -1,5 +1,12 @@
 import { useState } from "react";
-import { addDays, daysInclusive, isDay, MAX_RANGE_DAYS, monthOf } from "../../shared/analytics.ts";
+import {
+  addDays,
+  daysInclusive,
+  EXACT_VISITOR_DAYS,
+  isDay,
+  MAX_RANGE_DAYS,
+  monthOf,
+} from "../../shared/analytics.ts";
 import { formatDay, today } from "./format.ts";
 import type { Period } from "./queries.ts";
 
@@ -8,30 +15,57 @@ function dayCount(p: Period): string {
   return ` (${n} ${n === 1 ? "dia" : "dias"})`;
 }
 
+/**
+ * What changing one date did, in words: "Data inicial alterada; a data final (30/11/2026) foi mantida:
+ * 94 dias." (or moved with it when it would have come before the other), and, past EXACT_VISITOR_DAYS,
+ * that unique visitors are an estimate.
+ */
+export function periodNote(p: Period, changed: "start" | "end", moved: boolean): string {
+  const n = daysInclusive(p.start, p.end);
+  const days = `${n} ${n === 1 ? "dia" : "dias"}`;
+  const text = changed === "start"
+    ? moved
+      ? `Data inicial depois da final: a data final passou a ${formatDay(p.end)}, ${days}.`
+      : `Data inicial alterada; a data final (${formatDay(p.end)}) foi mantida: ${days}.`
+    : moved
+    ? `Data final antes da inicial: a data inicial passou a ${formatDay(p.start)}, ${days}.`
+    : `Data final alterada; a data inicial (${formatDay(p.start)}) foi mantida: ${days}.`;
+  return n > EXACT_VISITOR_DAYS
+    ? `${text} Acima de ${EXACT_VISITOR_DAYS} dias, os visitantes únicos são estimados (aprox.).`
+    : text;
+}
+
 /** Section 1: the period, first to last day of the current month by default, shown as dd/MM/yyyy. */
 export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
   const now = today();
   const thisMonth = monthOf(now);
   const lastMonth = monthOf(addDays(thisMonth.start, -1));
   const presets: [string, Period][] = [
+    ["Hoje", { start: now, end: now }],
     ["Este mês", thisMonth],
     ["Mês passado", lastMonth],
     ["Últimos 7 dias", { start: addDays(now, -6), end: now }],
     ["Últimos 30 dias", { start: addDays(now, -29), end: now }],
   ];
   const [tooLong, setTooLong] = useState(false);
+  // What the last date typed did to the other end, said in words (not only in the day count).
+  const [note, setNote] = useState("");
   const set = (next: Partial<Period>) => {
     const p = { ...period, ...next };
     if (!isDay(p.start) || !isDay(p.end)) return;
     // Keep the period valid: moving one end past the other moves both.
+    let moved = false;
     if (p.end < p.start) {
       if (next.start) p.end = p.start;
       else p.start = p.end;
+      moved = true;
     }
     // The API answers at most MAX_RANGE_DAYS: say so instead of asking for a period every card would refuse.
     const long = daysInclusive(p.start, p.end) > MAX_RANGE_DAYS;
     setTooLong(long);
-    if (!long) onChange(p);
+    if (long) return setNote("");
+    setNote(periodNote(p, next.start ? "start" : "end", moved));
+    onChange(p);
   };
   return (
     <section className="admin-card period-card" aria-labelledby="period-title" id="period">
@@ -72,10 +106,11 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
         id="period-limit"
         className={tooLong ? "period-limit error" : "period-limit admin-muted"}
         role="status"
+        data-testid="period-note"
       >
         {tooLong
           ? `O período pode ter no máximo ${MAX_RANGE_DAYS} dias: escolha datas mais próximas.`
-          : `Até ${MAX_RANGE_DAYS} dias.`}
+          : note || `Até ${MAX_RANGE_DAYS} dias.`}
       </p>
       <div className="period-presets" role="group" aria-label="Períodos rápidos">
         {presets.map(([label, p]) => (
@@ -86,6 +121,7 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
             aria-pressed={p.start === period.start && p.end === period.end}
             onClick={() => {
               setTooLong(false);
+              setNote("");
               onChange(p);
             }}
           >

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, visibleText } from "./format.ts";
 import { type Period, type RankingItem, type RankingKind, useRanking } from "./queries.ts";
@@ -13,13 +14,28 @@ interface RankingProps<K extends RankingKind> {
   subtitle?: string;
   /** What is counted: visits (default) or entries (sessions that started on the page). */
   unit?: [string, string];
+  /** A switch that asks the ranking with extra query parameters while on: [label, parameters]. */
+  toggle?: [string, string];
 }
 
 function Ranking<K extends RankingKind>(props: RankingProps<K>) {
   const [one, many] = props.unit ?? ["visita", "visitas"];
-  const q = useRanking(props.kind, props.period);
+  const [on, setOn] = useState(false);
+  const q = useRanking(props.kind, props.period, on && props.toggle ? props.toggle[1] : "");
   return (
     <Card id={props.id} title={props.title} subtitle={props.subtitle} className="ranking-card">
+      {props.toggle && (
+        <label className="ranking-toggle">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={on}
+            onChange={(e) => setOn(e.target.checked)}
+            data-testid={`${props.id}-toggle`}
+          />{" "}
+          {props.toggle[0]}
+        </label>
+      )}
       {q.isPending
         ? <Loading />
         : q.isError
@@ -85,6 +101,8 @@ export function Rankings({ period }: { period: Period }) {
         period={period}
         label={(item) => item.page}
         empty="Nenhuma página visitada no período"
+        subtitle="Caminho e parâmetros do endereço, sem os identificadores de clique de anúncios"
+        toggle={["por caminho", "by=path"]}
       />
       <Ranking
         id="rank-entry-pages"

@@ -39,6 +39,19 @@ export function formatShortDay(day: string): string {
   return format(parseISO(day), "dd/MM", { locale: ptBR });
 }
 
+/**
+ * What a figure is compared with, for under it: "vs 01/10–26/10", "vs 25/11 até 09:00" (a day cut at the time
+ * the current period has reached), "vs 01/10–26/10 (26/10 até 09:00)".
+ */
+export function formatComparison(c: { start: string; end: string; until?: string | null }): string {
+  const days = c.start === c.end
+    ? formatShortDay(c.start)
+    : `${formatShortDay(c.start)}–${formatShortDay(c.end)}`;
+  if (!c.until) return `vs ${days}`;
+  const time = c.until.slice(0, 5);
+  return c.start === c.end ? `vs ${days} até ${time}` : `vs ${days} (${formatShortDay(c.end)} até ${time})`;
+}
+
 /** A submission instant as dd/MM/yyyy 'às' HH:mm in the analytics time zone. */
 export function formatSubmitted(iso: string): string {
   return localStamp(iso, timeZone, " às ");

@@ -101,13 +101,14 @@ export type RankingKind = keyof typeof RANKINGS;
 /** One item of a ranking of this kind. */
 export type RankingItem<K extends RankingKind> = z.output<(typeof RANKINGS)[K]>[number];
 
-export function useRanking<K extends RankingKind>(kind: K, p: Period) {
+/** A ranking of the period; `extra` adds query parameters (`by=path` for pages grouped by path). */
+export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = "") {
   return useQuery({
-    queryKey: ["ranking", kind, p.start, p.end],
+    queryKey: ["ranking", kind, p.start, p.end, extra],
     // TypeScript cannot narrow RANKINGS[kind] by a generic K; the schema is still the kind's own.
     queryFn: () =>
       getJson(
-        `/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}`,
+        `/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}${extra ? "&" + extra : ""}`,
         RANKINGS[kind] as z.ZodType<RankingItem<K>[]>,
       ),
     staleTime: RANKING_CACHE_MS,
