@@ -85,6 +85,8 @@ export async function stampVersion(): Promise<boolean> {
     return false;
   }
   const version = await buildVersion();
+  // Without git or APP_VERSION (a copied build), the version recorded when it was built stays.
+  if (version === "dev" && typeof manifest.version === "string") return true;
   if (manifest.version !== version) {
     await Deno.writeTextFile(file, JSON.stringify({ ...manifest, version }, null, 2));
   }
