@@ -7,6 +7,9 @@ ENV DENO_NO_UPDATE_CHECK=1
 COPY deno.json deno.lock ./
 RUN deno install
 COPY . .
+# The version shown in the start log, /healthz and the dashboard: the context has no .git, so pass the
+# release tag: docker build --build-arg APP_VERSION=v1.0.0 -t zapflow:v1.0.0 .
+ARG APP_VERSION=dev
 # The client bundle (static/assets/, hashed, with a manifest), then every server module in the cache.
 RUN deno task build && deno cache src/main.ts src/db/migrate_cli.ts src/db/backup_cli.ts scripts/admin_cli.ts
 

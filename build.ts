@@ -49,6 +49,50 @@ async function ensureCssPackages(): Promise<void> {
   if (code !== 0) throw new Error("`deno install` failed: the font package could not be installed");
 }
 
+/**
+ * This build's version, shown in the start log, /healthz and the dashboard: APP_VERSION when set (a Docker
+ * build has no .git: `--build-arg APP_VERSION=v1.2.0`), else `git describe --tags --always --dirty` (the
+ * release tag, or the tag plus commits since and the commit, "-dirty" with uncommitted changes), else "dev".
+ */
+export async function buildVersion(): Promise<string> {
+  const fromEnv = Deno.env.get("APP_VERSION")?.trim();
+  if (fromEnv) return fromEnv;
+  try {
+    const { code, stdout } = await new Deno.Command("git", {
+      args: ["describe", "--tags", "--always", "--dirty"],
+      cwd: root.pathname,
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const version = new TextDecoder().decode(stdout).trim();
+    if (code === 0 && version) return version;
+  } catch {
+    // No git on this machine.
+  }
+  return "dev";
+}
+
+/**
+ * Writes the current version into the manifest when it changed since the build (`deno task start` after a
+ * commit or a tag that left the client's sources as they were); false when there is no build yet.
+ */
+export async function stampVersion(): Promise<boolean> {
+  const file = new URL("manifest.json", outdir);
+  let manifest: Record<string, unknown>;
+  try {
+    manifest = JSON.parse(await Deno.readTextFile(file));
+  } catch {
+    return false;
+  }
+  const version = await buildVersion();
+  // Without git or APP_VERSION (a copied build), the version recorded when it was built stays.
+  if (version === "dev" && typeof manifest.version === "string") return true;
+  if (manifest.version !== version) {
+    await Deno.writeTextFile(file, JSON.stringify({ ...manifest, version }, null, 2));
+  }
+  return true;
+}
+
 /** Builds everything into static/assets/ and returns what it wrote. */
 export async function build(): Promise<BuildResult> {
   await ensureCssPackages();
@@ -87,8 +131,10 @@ export async function build(): Promise<BuildResult> {
   await esbuild.stop();
 
   const manifest: {
+    version: string;
     entries: Record<string, { js?: string; css: string[]; imports: string[]; fonts?: string[] }>;
   } = {
+    version: await buildVersion(),
     entries: {},
   };
   const outputs = result.metafile.outputs;

@@ -2,7 +2,7 @@
 // Chromium driven by playwright-core. Tests are skipped, loudly, when Chromium is missing.
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createApp } from "../src/app.ts";
-import { loadAssets } from "../src/server/assets.ts";
+import { loadAssets, readBuildVersion } from "../src/server/assets.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import type { AppDeps } from "../src/server/env.ts";
 import type { Db } from "../src/db/client.ts";
@@ -54,6 +54,7 @@ export async function serveApp(env: Record<string, string> = {}): Promise<Served
     db,
     assets: await loadAssets(),
     locales: await loadLocales(),
+    version: await readBuildVersion(),
   };
   const app = await createApp(deps);
   const server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, app.fetch);

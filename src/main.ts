@@ -6,22 +6,17 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
 import { StorageError } from "./db/storage_guard.ts";
 import { DataDirBusy } from "./db/data_dir_lock.ts";
-import { migrate } from "./db/migrate.ts";
+import { migrate, MigrationChangedError, SchemaNewerError } from "./db/migrate.ts";
 import { makePrivate } from "./db/private_dir.ts";
 import { createApp } from "./app.ts";
 import { serveGuarded } from "./server/conn_guard.ts";
 import { startBackupEndpoint } from "./server/backup_endpoint.ts";
-import { loadAssets } from "./server/assets.ts";
+import { loadAssets, readBuildVersion } from "./server/assets.ts";
 import { loadLocales } from "./server/locales.ts";
 import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
-import { startJobs } from "./services/jobs.ts";
-import { backupJob } from "./services/backups.ts";
-import { metaDeliveryJob } from "./services/meta.ts";
-import { leadDeliveryJob } from "./services/lead_delivery.ts";
-import { retentionJobs } from "./services/retention.ts";
-import { rollupJob } from "./services/rollups.ts";
+import { startScheduledJobs } from "./services/schedule.ts";
 import { closeTracking } from "./services/tracking.ts";
 import { VisitorKeys } from "./services/visitor_key.ts";
 
@@ -93,7 +88,20 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     throw error;
   }
   if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
-  const applied = await migrate(db);
+  const version = await readBuildVersion();
+  log.info("starting", { version, database: db.kind });
+  let applied: string[];
+  try {
+    applied = await migrate(db);
+  } catch (error) {
+    // A database this build must not touch: one line that says why and what to do, nothing changed.
+    if (error instanceof MigrationChangedError || error instanceof SchemaNewerError) {
+      log.error(error.message, { version });
+      await db.close();
+      Deno.exit(1);
+    }
+    throw error;
+  }
   if (applied.length) log.info("migrations applied", { applied });
   if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
     log.info("administrator created from ADMIN_EMAIL");
@@ -101,7 +109,7 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   // This process's cache of the month salts: owned here, for this database only.
   const visitorKeys = new VisitorKeys(db, config.ANALYTICS_TZ);
   const app = await createApp(
-    { config, db, assets: await loadAssets(), locales: await loadLocales(), visitorKeys },
+    { config, db, assets: await loadAssets(), locales: await loadLocales(), visitorKeys, version },
     { extend: options.extend },
   );
 
@@ -127,23 +135,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     fatal("the listener failed (a supervisor restarts the process)", error);
   });
 
-  const jobs = startJobs([
-    // Queued Meta events (none without pixel id and token) and new leads for the configured destinations
-    // (webhook, Pipefy, Trello, e-mail), every two seconds in every instance.
-    metaDeliveryJob(db, config),
-    leadDeliveryJob(db, config),
-    // Dashboard roll-ups up to two minutes ago, soon after start and every five minutes (migrations/00006).
-    rollupJob(db, { timeZone: config.ANALYTICS_TZ }),
-    // Raw events past RETENTION_DAYS, expired sessions, old counters and salts, hourly; with several
-    // instances only the holder of each job's lock works.
-    ...retentionJobs(db, {
-      retentionDays: config.RETENTION_DAYS,
-      timeZone: config.ANALYTICS_TZ,
-      visitorKeys,
-    }),
-    // Verified backups into BACKUP_DIR every BACKUP_EVERY_HOURS, the newest BACKUP_KEEP kept (PGlite only).
-    await backupJob(db, config),
-  ].filter((job) => job !== null));
+  // Deliveries, roll-ups, retention and backups (services/schedule.ts), each run logged and recorded in job_runs.
+  const jobs = await startScheduledJobs(db, config, visitorKeys);
 
   let stopping = false;
   async function shutdown(signal: string) {

@@ -68,7 +68,7 @@ Deno.test({
         for (const s of [a, b]) {
           const ready = await fetch(`${s.url}/readyz`);
           assert.equal(ready.status, 200);
-          assert.deepEqual(await ready.json(), { status: "ready" });
+          assert.equal((await ready.json()).status, "ready");
         }
 
         // A session made on A is honoured on B, and a logout on B ends it on A.

@@ -49,3 +49,9 @@ export async function updateAdminPassword(db: Queryable, id: number, passwordHas
     passwordHash,
   ]);
 }
+
+/** The administrator's e-mail (the first account), for alerts; undefined before one exists. */
+export async function firstAdminEmail(db: Queryable): Promise<string | undefined> {
+  const rows = await db.query<{ email: string }>("select email from admins order by id limit 1");
+  return rows[0]?.email;
+}

@@ -1,4 +1,4 @@
-import type { Db } from "./client.ts";
+import type { Db, Queryable } from "./client.ts";
 
 export interface Migration {
   name: string;
@@ -56,14 +56,76 @@ export async function readMigrations(
   );
 }
 
+/** A migration already applied whose file has changed since: refused, nothing applied. */
+export class MigrationChangedError extends Error {}
+
+/** The database holds migrations this build does not ship (a newer build migrated it): refused. */
+export class SchemaNewerError extends Error {}
+
 /**
- * Applies pending migrations in order inside one transaction and records them. On PostgreSQL a
- * transaction-scoped advisory lock makes concurrent starts safe: the second waits, then finds nothing to do.
- * Returns the names applied.
+ * SHA-256 (hex) of a migration file's text, with CRLF read as LF so a checkout that converts line endings
+ * does not count as a change.
+ */
+export async function checksum(sql: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sql.replace(/\r\n/g, "\n")));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+interface AppliedRow {
+  name: string;
+  checksum: string | null;
+}
+
+/**
+ * Throws unless every applied migration is one of this build's files, unchanged. `applied` rows without a
+ * checksum (applied before checksums were recorded, or by an older build) are not compared.
+ */
+export function checkApplied(applied: AppliedRow[], files: { name: string; checksum: string }[]): void {
+  const known = new Map(files.map((f) => [f.name, f.checksum]));
+  const last = files.at(-1)?.name ?? "";
+  const unknown = applied.filter((row) => !known.has(row.name)).map((row) => row.name).sort();
+  const newer = unknown.filter((name) => name > last);
+  if (newer.length) {
+    throw new SchemaNewerError(
+      `migrations: the database was migrated by a newer build (${newer.join(", ")} applied; this build ` +
+        `ships up to ${last}). Refusing to start: an older build would write rows without the newer ` +
+        `columns. Run the newer build, or restore the backup taken before the upgrade (README, "Upgrades ` +
+        `and rollbacks").`,
+    );
+  }
+  if (unknown.length) {
+    throw new SchemaNewerError(
+      `migrations: ${unknown.join(", ")} applied to the database but not in this build (renamed or ` +
+        `deleted?). Refusing to start: put the file back under its applied name.`,
+    );
+  }
+  for (const row of applied) {
+    if (row.checksum !== null && row.checksum !== known.get(row.name)) {
+      throw new MigrationChangedError(
+        `migrations: ${row.name} was changed after it was applied to this database (checksum ` +
+          `${row.checksum.slice(0, 12)}… applied, ${known.get(row.name)!.slice(0, 12)}… in this build). ` +
+          `Refusing to start: restore the file as it was applied and put the change in a new migration.`,
+      );
+    }
+  }
+}
+
+/**
+ * Applies pending migrations in order inside one transaction and records them with their checksums. On
+ * PostgreSQL a transaction-scoped advisory lock makes concurrent starts safe: the second waits, then finds
+ * nothing to do. Before applying anything it refuses (throws) a database migrated by a newer build and an
+ * applied migration whose file changed (checkApplied). Returns the names applied.
+ *
+ * Checksums are recorded from 00012 on (its column). Rows applied before it have none: they get the
+ * checksum of this build's file on the first run, since there is nothing to compare them with. That trusts
+ * 00011 as it is now, although its text changed twice after it was first applied (the leads index): 00013
+ * rebuilds that index, so every database ends up with what the current text describes, whichever text it
+ * ran.
  */
 export async function migrate(db: Db, migrations?: Migration[]): Promise<string[]> {
   const all = migrations ?? await readMigrations();
   checkNumbering(all.map((m) => m.name));
+  const files = await Promise.all(all.map(async (m) => ({ ...m, checksum: await checksum(m.sql) })));
   return await db.transaction(async (tx) => {
     await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
     await tx.query(
@@ -72,18 +134,42 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
          applied_at timestamptz not null default now()
        )`,
     );
-    const done = new Set(
-      (await tx.query<{ name: string }>("select name from schema_migrations")).map((r) => r.name),
-    );
-    const applied: string[] = [];
-    for (const m of all) {
+    const applied = await appliedRows(tx);
+    checkApplied(applied, files);
+    const done = new Set(applied.map((row) => row.name));
+    const names: string[] = [];
+    for (const m of files) {
       if (done.has(m.name)) continue;
       await tx.exec(m.sql);
       await tx.query("insert into schema_migrations (name) values ($1)", [m.name]);
-      applied.push(m.name);
+      names.push(m.name);
     }
-    return applied;
+    if (await hasChecksumColumn(tx)) {
+      for (const m of files) {
+        await tx.query(
+          "update schema_migrations set checksum = $2 where name = $1 and checksum is null",
+          [m.name, m.checksum],
+        );
+      }
+    }
+    return names;
   });
+}
+
+/** The recorded migrations, with their checksums (null before 00012 added the column, or not yet filled). */
+async function appliedRows(q: Queryable): Promise<AppliedRow[]> {
+  // to_jsonb reads the column when it exists and gives null before 00012 created it, in one statement.
+  return await q.query<AppliedRow>(
+    "select name, to_jsonb(m) ->> 'checksum' as checksum from schema_migrations m order by name",
+  );
+}
+
+async function hasChecksumColumn(q: Queryable): Promise<boolean> {
+  const rows = await q.query(
+    `select 1 from information_schema.columns
+     where table_schema = current_schema() and table_name = 'schema_migrations' and column_name = 'checksum'`,
+  );
+  return rows.length > 0;
 }
 
 /** Names of migrations recorded as applied (readiness checks). */

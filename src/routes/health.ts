@@ -12,19 +12,24 @@ export interface HealthOptions {
 
 /**
  * Liveness (`/healthz`: the process answers, no database involved, so a slow database never gets the
- * process restarted) and readiness (`/readyz`: database reachable and every migration applied; else 503).
+ * process restarted) and readiness (`/readyz`: database reachable and every migration applied; else 503;
+ * when ready, each background job's latest run: whether it failed and whether it is overdue, no error text).
  */
 export function healthRoutes(options: HealthOptions = {}): Hono<AppEnv> {
   const health = new Hono<AppEnv>();
   let expected: Promise<string[]> | undefined = options.migrations && Promise.resolve(options.migrations);
   const noStore = { "cache-control": "no-store" };
 
-  health.get("/healthz", (c) => c.json({ status: "ok" }, 200, noStore));
+  // The version is the release tag or commit (build.ts), so an operator sees what each instance runs.
+  health.get(
+    "/healthz",
+    (c) => c.json({ status: "ok", version: c.get("deps").version ?? "dev" }, 200, noStore),
+  );
 
   health.get("/readyz", async (c) => {
     expected ??= readMigrations().then((all) => all.map((m) => m.name));
     const result = await checkReadiness(c.get("deps").db, await expected, options.timeoutMs);
-    if (result.ready) return c.json({ status: "ready" }, 200, noStore);
+    if (result.ready) return c.json({ status: "ready", jobs: result.jobs }, 200, noStore);
     return c.json({ status: "unavailable", reason: result.reason }, 503, noStore);
   });
   return health;

@@ -6,14 +6,15 @@ import type { AppEnv, AppRuntime } from "../server/env.ts";
 import { appTest, testConfig } from "../../testing/app.ts";
 import { withOwnSchema } from "../../testing/db.ts";
 import { type HealthOptions, healthRoutes } from "./health.ts";
+import { recordJobRun } from "../db/job_runs.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 
 /** Just the probes over a given database handle. */
-function probes(db: Db, options: HealthOptions = {}): Hono<AppEnv> {
+function probes(db: Db, options: HealthOptions = {}, version?: string): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.use("*", async (c, next) => {
-    c.set("deps", { config: testConfig(), db } as AppRuntime);
+    c.set("deps", { config: testConfig(), db, version } as AppRuntime);
     await next();
   });
   app.route("/", healthRoutes(options));
@@ -25,7 +26,9 @@ async function expectReady(app: Hono<AppEnv>): Promise<void> {
   assert.equal(res.status, 200);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   assert.equal(res.headers.get("cache-control"), "no-store");
-  assert.deepEqual(await res.json(), { status: "ready" });
+  const body = await res.json();
+  assert.equal(body.status, "ready");
+  assert.equal(typeof body.jobs, "object");
 }
 
 async function expectUnavailable(app: Hono<AppEnv>, reason: string): Promise<void> {
@@ -52,8 +55,45 @@ appTest("health: /healthz answers 200 and /readyz 200 when every migration file 
   const live = await t.request("/healthz");
   assert.equal(live.status, 200);
   assert.match(live.headers.get("content-type") ?? "", /application\/json/);
-  assert.deepEqual(await live.json(), { status: "ok" });
+  assert.deepEqual(await live.json(), { status: "ok", version: "dev" });
   await expectReady(t.app);
+});
+
+appTest("health: /healthz names the build's version", async (t) => {
+  const res = await probes(t.db, {}, "v1.0.0-3-gabc1234").request("/healthz");
+  assert.deepEqual(await res.json(), { status: "ok", version: "v1.0.0-3-gabc1234" });
+});
+
+appTest(
+  "health: /readyz answers 503 schema_newer when the database has a migration this build lacks",
+  async (t) => {
+    // Another instance of a newer build migrated the database under this one (a rolling upgrade).
+    const shipped = (await readMigrations()).map((m) => m.name);
+    await expectUnavailable(probes(t.db, { migrations: shipped.slice(0, -1) }), "schema_newer");
+  },
+);
+
+appTest("health: /readyz shows each job's latest run, without its error text", async (t) => {
+  const at = new Date(Date.now() - 1000);
+  await recordJobRun(t.db, {
+    name: "rollups",
+    everyMs: 300_000,
+    startedAt: at,
+    finishedAt: at,
+    runs: 1,
+    failedRuns: 1,
+    durationMs: 12,
+    status: "failed",
+    result: {},
+    error: "connection to db.internal:5432 refused",
+  });
+  const res = await t.request("/readyz");
+  assert.equal(res.status, 200);
+  const body = await res.json();
+  assert.deepEqual(body, {
+    status: "ready",
+    jobs: { rollups: { status: "failed", finishedAt: at.toISOString(), overdue: false } },
+  });
 });
 
 appTest("health: /readyz answers 503 while a shipped migration is not applied", async (t) => {

@@ -1,5 +1,7 @@
 /** The client build's manifest: which hashed files each browser entry needs. Written by build.ts. */
 export interface Manifest {
+  /** The build's version (build.ts: APP_VERSION, `git describe`, or "dev"). */
+  version?: string;
   /** Entry name (a page id, "admin" or "styles") -> its files. */
   entries: Record<string, { js?: string; css: string[]; imports: string[]; fonts?: string[] }>;
 }
@@ -43,4 +45,14 @@ export async function loadAssets(dir: URL = ASSETS_DIR): Promise<Assets> {
       return texts.every((t) => t !== undefined) ? texts.join("\n") : undefined;
     },
   };
+}
+
+/** The version the client build recorded (build.ts), "dev" without one. */
+export async function readBuildVersion(dir: URL = ASSETS_DIR): Promise<string> {
+  try {
+    const manifest: Manifest = JSON.parse(await Deno.readTextFile(new URL("manifest.json", dir)));
+    return typeof manifest.version === "string" && manifest.version ? manifest.version : "dev";
+  } catch {
+    return "dev";
+  }
 }

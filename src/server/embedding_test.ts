@@ -85,7 +85,7 @@ Deno.test({
 
       const ready = await fetch(`${server.url}/readyz`);
       assert.equal(ready.status, 200, server.output());
-      assert.deepEqual(await ready.json(), { status: "ready" });
+      assert.equal((await ready.json()).status, "ready");
       // The database went where DATA_DIR said, and nothing else was written into the working directory.
       assert.deepEqual([...Deno.readDirSync(cwd)].map((e) => e.name), ["data"]);
     } finally {

@@ -21,6 +21,8 @@ export interface AppDeps {
   db: Db;
   assets: Assets;
   locales: Locales;
+  /** The release tag or commit of this build (server/assets.ts readBuildVersion); default "dev". */
+  version?: string;
   /** Current time; tests may fix it. */
   now?: () => Date;
   /** The visitor keys over `db`'s salts (main.ts makes them; createApp makes them for an app given none). */

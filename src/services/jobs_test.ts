@@ -3,7 +3,9 @@ import type { Db } from "../db/client.ts";
 import { tryJobLock } from "../db/job_locks.ts";
 import { type LogLevel, setLogSink } from "../core/log.ts";
 import { dbTest } from "../../testing/db.ts";
-import { type JobSpec, runJobOnce, startJob } from "./jobs.ts";
+import { type JobSpec, runJobNow, runJobOnce, startJob } from "./jobs.ts";
+import { type JobRunRecord, jobRuns, recordJobRun } from "../db/job_runs.ts";
+import { jobStatuses } from "./system_health.ts";
 
 /** A promise and the function that resolves it. */
 function gate() {
@@ -185,3 +187,137 @@ dbTest("jobs: a locked job is skipped while another process holds its lock", asy
   assert.deepEqual(inside, { status: "locked" });
   assert.deepEqual(await runJobOnce(spec, new Date()), { status: "done", result: "ran" });
 });
+
+Deno.test("jobs: every run logs one line with what it did and how long, even when it did nothing, and is recorded", async () => {
+  const { lines, restore } = captureLogs();
+  const records: JobRunRecord[] = [];
+  const job = startJob({
+    name: "purge-x",
+    db: NO_DB,
+    every: 3_600_000,
+    run: () => Promise.resolve({ purged: 0 }),
+  }, { record: (r) => Promise.resolve(void records.push(r)) });
+  try {
+    assert.equal((await job.runNow()).status, "done");
+    assert.equal((await job.runNow()).status, "done");
+  } finally {
+    await job.stop();
+    restore();
+  }
+  const runs = lines.filter((l) => l.msg === "job purge-x");
+  assert.equal(runs.length, 2);
+  for (const line of runs) {
+    assert.equal(line.level, "info");
+    assert.equal(line.job, "purge-x");
+    assert.equal(line.purged, 0);
+    assert.equal(typeof line.durationMs, "number");
+  }
+  assert.deepEqual(
+    records.map((r) => [r.name, r.everyMs, r.runs, r.failedRuns, r.status, r.result]),
+    [["purge-x", 3_600_000, 1, 0, "done", { purged: 0 }], ["purge-x", 3_600_000, 1, 0, "done", {
+      purged: 0,
+    }]],
+  );
+});
+
+Deno.test("jobs: a job run every few seconds is summed up per period, at once when it starts or stops failing", async () => {
+  const { lines, restore } = captureLogs();
+  const records: JobRunRecord[] = [];
+  let t = Date.parse("2026-11-20T15:00:00Z");
+  const results: Array<number | Error> = [1, 1, 1, 1, new Error("smtp down"), 0];
+  const job = startJob({
+    name: "deliver-x",
+    db: NO_DB,
+    every: 60_000, // no scheduled run during the test: only the six asked for
+    summaryEvery: 1000,
+    now: () => new Date(t += 400),
+    run: () => {
+      const next = results.shift()!;
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve({ delivered: next });
+    },
+  }, { record: (r) => Promise.resolve(void records.push(r)) });
+  try {
+    for (let i = 0; i < 6; i++) await job.runNow();
+  } finally {
+    await job.stop(); // records the quiet run still summed up
+    restore();
+  }
+  // The clock moves 400 ms per run: the fourth run ends 1,200 ms after the first started (a summary); the
+  // failure starts a record of its own, the success after it flushes it; stop() records the quiet last run.
+  assert.deepEqual(
+    records.map((r) => [r.runs, r.failedRuns, r.status, r.result, r.error, r.everyMs]),
+    [
+      [4, 0, "done", { delivered: 4 }, undefined, 1000],
+      [1, 1, "failed", {}, "smtp down", 1000],
+      [1, 0, "done", { delivered: 0 }, undefined, 1000],
+    ],
+  );
+  const summaries = lines.filter((l) => l.msg === "job deliver-x summary");
+  // The quiet summary (nothing delivered, nothing failed) is logged at debug, below the default level.
+  assert.deepEqual(summaries.map((l) => [l.level, l.runs, l.failedRuns, l.delivered]), [
+    ["info", 4, 0, 4],
+    ["info", 1, 1, undefined],
+  ]);
+});
+
+Deno.test("jobs: jobs:run's one run is logged and recorded like a scheduled one", async () => {
+  const { lines, restore } = captureLogs();
+  const records: JobRunRecord[] = [];
+  try {
+    const outcome = await runJobNow({
+      name: "deliver-y",
+      db: NO_DB,
+      every: 2000,
+      summaryEvery: 60_000,
+      run: () => Promise.resolve({ delivered: 2 }),
+    }, { record: (r) => Promise.resolve(void records.push(r)) });
+    assert.deepEqual(outcome, { status: "done", result: { delivered: 2 } });
+  } finally {
+    restore();
+  }
+  assert.deepEqual(records.map((r) => [r.name, r.runs, r.result, r.everyMs]), [
+    ["deliver-y", 1, { delivered: 2 }, 60_000],
+  ]);
+  assert.deepEqual(lines.map((l) => [l.msg, l.delivered]), [["job deliver-y", 2]]);
+});
+
+dbTest(
+  "jobs: job_runs keeps each job's latest run, its last success and last failure; old ones are overdue",
+  async (db) => {
+    const at = (s: number) => new Date(Date.parse("2026-11-20T15:00:00Z") + s * 1000);
+    const run = (s: number, failed: boolean) =>
+      recordJobRun(db, {
+        name: "rollups",
+        everyMs: 300_000,
+        startedAt: at(s),
+        finishedAt: at(s + 1),
+        runs: 1,
+        failedRuns: failed ? 1 : 0,
+        durationMs: 1000,
+        status: failed ? "failed" : "done",
+        result: failed ? {} : { days: s },
+        error: failed ? "deadlock detected" : undefined,
+      });
+    await run(0, false);
+    await run(300, true);
+    await run(600, false);
+    const [row] = await jobRuns(db);
+    assert.deepEqual(row, {
+      name: "rollups",
+      everyMs: 300_000,
+      startedAt: at(600).toISOString(),
+      finishedAt: at(601).toISOString(),
+      runs: 1,
+      failedRuns: 0,
+      durationMs: 1000,
+      status: "done",
+      result: { days: 600 },
+      lastSuccessAt: at(601).toISOString(),
+      lastFailureAt: at(301).toISOString(),
+      lastError: "deadlock detected",
+    });
+    // Three intervals and a minute without a record: the job stopped running somewhere.
+    assert.equal((await jobStatuses(db, at(601 + 960)))[0].overdue, false);
+    assert.equal((await jobStatuses(db, at(601 + 961)))[0].overdue, true);
+  },
+);

@@ -31,6 +31,8 @@ import {
 } from "./lead_destinations.ts";
 import { emailSender } from "./lead_email.ts";
 import { backoffMs } from "./outbox.ts";
+import { type AlertChange, deliveryAlerts } from "./delivery_alerts.ts";
+import { noteDeliveryOutcome } from "../db/delivery_alerts.ts";
 import type { JobSpec } from "./jobs.ts";
 
 /** Transient failures are retried for this long (from the lead's arrival or the last "Reenviar"). */
@@ -47,6 +49,8 @@ export async function queueLeadDeliveries(db: Queryable, config: Config, leadId:
 
 export interface DeliveryOptions extends SenderOptions {
   random?: () => number;
+  /** Receives each destination that started failing or recovered during the run (delivery_alerts.ts). */
+  onAlert?: (change: AlertChange) => void;
 }
 
 export interface DeliveryReport {
@@ -111,9 +115,15 @@ async function deliverDestination(
         holdUntil = 0;
         if (await markDelivered(db, row.id, token, at, outcome.ref)) report.delivered++;
         else log.error("lead delivery lease lost", { destination: sender.destination, delivery: row.id });
+        if (await noteDeliveryOutcome(db, sender.destination, true, at)) {
+          options.onAlert?.({ destination: sender.destination, failing: false, at });
+        }
         continue;
       }
       const error = redact(outcome.error, secrets);
+      if (await noteDeliveryOutcome(db, sender.destination, false, at)) {
+        options.onAlert?.({ destination: sender.destination, failing: true, at, error });
+      }
       const expired = at.getTime() - row.retrySince.getTime() >= DELIVERY_RETRY_WINDOW_MS;
       if (outcome.kind === "permanent" || expired) {
         const reason = outcome.kind === "permanent" ? error : `desistiu após 3 dias de tentativas: ${error}`;
@@ -160,13 +170,24 @@ export function leadDeliveryJob(
 ): JobSpec<DeliveryReport> | null {
   const senders = createSenders(config, options);
   if (!senders.length) return null;
+  const alerts = deliveryAlerts(db, config);
   return {
     name: "lead-delivery",
     db,
     every: options.every ?? 2000,
-    run: () => deliverDueLeads(db, config, senders, options),
+    summaryEvery: 60_000,
+    run: async () => {
+      const changes: AlertChange[] = [];
+      const report = await deliverDueLeads(db, config, senders, {
+        ...options,
+        onAlert: (change) => changes.push(change),
+      });
+      for (const change of changes) await alerts.send(change);
+      return report;
+    },
     close: () => {
       for (const sender of senders) sender.close?.();
+      alerts.close();
     },
   };
 }

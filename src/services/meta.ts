@@ -194,6 +194,7 @@ export function metaDeliveryJob(
     name: "meta-delivery",
     db,
     every: options.every ?? 2000,
+    summaryEvery: 60_000,
     run: () => deliverDueMetaEvents(db, config, { now }),
   };
 }

@@ -94,28 +94,29 @@ export function retentionJobs(db: Db, options: RetentionJobOptions): JobSpec<unk
     jitter: 0.1,
     now: options.now,
   };
-  const nonZero = (counts: Record<string, number>) =>
-    Object.values(counts).some((n) => n > 0) ? counts : undefined;
   const rawEvents: JobSpec<RawEventsReport> = {
     ...common,
     name: "purge-raw-events",
     lock: ANALYTICS_LOCK,
     run: (tx, now) => purgeRawEvents(tx, options, now),
-    describe: (report) => nonZero(report.purged) && { boundary: report.boundary, ...report.purged },
+    describe: (report) => ({
+      boundary: report.boundary,
+      ...report.purged,
+      rolledUpDays: report.rolledUp.days,
+    }),
   };
   const sessions: JobSpec<number> = {
     ...common,
     name: "purge-sessions",
     lock: SESSIONS_LOCK,
     run: (tx, now) => deleteExpiredSessions(tx, now),
-    describe: (sessions) => nonZero({ sessions }),
+    describe: (sessions) => ({ sessions }),
   };
   const counters: JobSpec<{ rateLimitWindows: number; loginFailures: number }> = {
     ...common,
     name: "purge-counters",
     lock: COUNTERS_LOCK,
     run: (tx, now) => purgeOldCounters(tx, now),
-    describe: (purged) => nonZero(purged),
   };
   const salts: JobSpec<number> = {
     ...common,
@@ -126,7 +127,7 @@ export function retentionJobs(db: Db, options: RetentionJobOptions): JobSpec<unk
       if (destroyed) options.visitorKeys?.forget();
       return destroyed;
     },
-    describe: (salts) => nonZero({ salts }),
+    describe: (salts) => ({ salts }),
   };
   return [rawEvents, sessions, counters, salts];
 }

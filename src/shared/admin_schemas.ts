@@ -360,3 +360,28 @@ export type DestinationHealth = z.infer<typeof destinationHealth>;
 
 /** GET /api/admin/destinations. */
 export const destinations = z.object({ destinations: z.array(destinationHealth) });
+
+/** A background job's latest record (a run, or a summary of the delivery loops' runs). */
+export const jobStatus = z.object({
+  name: z.string(),
+  everyMs: z.number(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  runs: z.number(),
+  failedRuns: z.number(),
+  durationMs: z.number(),
+  status: z.enum(["done", "failed"]),
+  result: z.record(z.string(), z.unknown()),
+  lastSuccessAt: z.string().nullable(),
+  lastFailureAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+  overdue: z.boolean(),
+});
+export type JobStatus = z.infer<typeof jobStatus>;
+
+/** GET /api/admin/system: the version, the jobs and the lead destinations failing now. */
+export const systemHealth = z.object({
+  version: z.string(),
+  jobs: z.array(jobStatus),
+  failingDestinations: z.array(z.object({ destination, since: z.string() })),
+});

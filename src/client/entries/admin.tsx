@@ -1,6 +1,7 @@
 import "../../ui/admin/admin.css";
 import "../../ui/admin/lgpd.css";
 import "../../ui/admin/deliveries.css";
+import "../../ui/admin/system.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
 import { setAnalyticsTimeZone } from "../../ui/admin/format.ts";

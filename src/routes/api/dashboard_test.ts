@@ -573,6 +573,7 @@ appTest(
       ["/api/admin/lgpd/leads?email=maria@empresa.com.br", schemas.personLeads],
       [`/api/admin/deliveries?leads=${id}`, schemas.deliveries],
       ["/api/admin/destinations", schemas.destinations],
+      ["/api/admin/system", schemas.systemHealth],
     ];
     for (const [path, schema] of answers) {
       const res = await getAs(t, cookie, path);

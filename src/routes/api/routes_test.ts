@@ -50,6 +50,7 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/admin/deliveries": ADMIN,
   "GET /api/admin/destinations": ADMIN,
   "POST /api/admin/deliveries/resend": ADMIN,
+  "GET /api/admin/system": ADMIN,
 };
 
 Deno.test("routes: every API endpoint runs exactly its own resource's middleware", async () => {

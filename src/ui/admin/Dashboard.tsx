@@ -14,6 +14,7 @@ import { ConversionTable } from "./ConversionTable.tsx";
 import { ChannelConversionTable, ChannelsPanel } from "./ChannelsPanel.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
+import { SystemPanel, VersionFooter } from "./SystemPanel.tsx";
 import type { Period } from "./queries.ts";
 
 /** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
@@ -91,7 +92,9 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
           <ChannelConversionTable period={period} />
         </div>
         <LgpdPanel />
+        <SystemPanel />
       </main>
+      <VersionFooter />
     </div>
   );
 }
