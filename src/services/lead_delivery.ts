@@ -176,9 +176,17 @@ export async function resendDelivery(db: Db, leadId: number, destination: Destin
   return await requeueDelivery(db, leadId, destination, now);
 }
 
-/** The deliveries of the given leads, for the dashboard's lead cards. */
-export async function leadDeliveries(db: Db, leadIds: number[]): Promise<DeliveryView[]> {
-  return leadIds.length ? await deliveriesOfLeads(db, leadIds) : [];
+/**
+ * The deliveries of the given leads, for the dashboard's lead cards, with no secret in their reasons (those
+ * stored by an older version may still hold one; the configuration may have changed since).
+ */
+export async function leadDeliveries(db: Db, config: Config, leadIds: number[]): Promise<DeliveryView[]> {
+  if (!leadIds.length) return [];
+  const secrets = configSecrets(config);
+  return (await deliveriesOfLeads(db, leadIds)).map((d) => ({
+    ...d,
+    lastError: d.lastError && redact(d.lastError, secrets),
+  }));
 }
 
 /** Each configured destination's last success and failure, with no secret in it. */
