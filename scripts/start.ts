@@ -1,9 +1,19 @@
-// `deno task start`: builds the client when its sources changed since the last build, then serves.
+// `deno task start`: builds the client when its sources changed since the last build, then serves. Every
+// line it prints is a JSON log line, like the server's own.
 import { build, needsBuild } from "../build.ts";
+import { log } from "../src/core/log.ts";
 
-if (await needsBuild()) {
-  console.log("building the client…");
-  await build();
+/** Builds the client when it is older than its sources, saying so (and how long it took) in the log. */
+export async function buildIfStale(stale = needsBuild, run = build): Promise<void> {
+  if (!await stale()) return;
+  log.milestone("building the client: its sources changed since the last build");
+  const started = performance.now();
+  const { files, bytes } = await run();
+  log.milestone("client built", { files, bytes, ms: Math.round(performance.now() - started) });
 }
-const { configFromEnv, start } = await import("../src/main.ts");
-await start(configFromEnv());
+
+if (import.meta.main) {
+  await buildIfStale();
+  const { configFromEnv, start } = await import("../src/main.ts");
+  await start(configFromEnv());
+}

@@ -36,7 +36,7 @@ export function configFromEnv(): Config {
     return loadConfig(Deno.env.toObject());
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.error("invalid environment configuration: exiting with code 1", { problems: error.problems });
       Deno.exit(1);
     }
     throw error;
@@ -76,10 +76,10 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   } catch (error) {
     if (error instanceof StorageError) {
       // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
-      console.error(
-        `${error.message}\nThe embedded database needs DATA_DIR to be a writable directory with at least ` +
+      log.error(`${error.message}: exiting with code 1`, {
+        hint: `The embedded database needs DATA_DIR to be a writable directory with at least ` +
           `${config.DATA_DIR_MIN_FREE_MB} MB free (DATA_DIR_MIN_FREE_MB). Nothing stored there was changed.`,
-      );
+      });
       Deno.exit(1);
     }
     throw error;
@@ -104,11 +104,10 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     handler: app.fetch,
     onListen: ({ hostname, port }) => {
       const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
-      console.log(
-        `listening on http://${shown}:${port} (${
-          db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
-        })`,
-      );
+      log.milestone(`listening on http://${shown}:${port}`, {
+        database: db.kind === "pglite" ? "embedded" : "postgres",
+        ...(db.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
+      });
     },
   });
   serving = true;
