@@ -14,6 +14,7 @@ import { loadLocales } from "./server/locales.ts";
 import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
+import { PASSWORD_PROBLEM_TEXT, UnacceptablePassword } from "./services/password_rule.ts";
 import { startJobs } from "./services/jobs.ts";
 import { metaDeliveryJob } from "./services/meta.ts";
 import { leadDeliveryJob } from "./services/lead_delivery.ts";
@@ -87,8 +88,18 @@ export async function start(config: Config, options: StartOptions = {}): Promise
   if (db.kind === "pglite") await keepDataDirPrivate(config.DATA_DIR, freshDataDir);
   const applied = await migrate(db);
   if (applied.length) log.info("migrations applied", { applied });
-  if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
-    log.info("administrator created from ADMIN_EMAIL");
+  try {
+    if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
+      log.info("administrator created from ADMIN_EMAIL");
+    }
+  } catch (error) {
+    if (!(error instanceof UnacceptablePassword)) throw error;
+    // The same rule as the dashboard's password change: the first administrator does not start weak.
+    log.error(`ADMIN_PASSWORD refused: ${PASSWORD_PROBLEM_TEXT[error.reason]}: exiting with code 1`, {
+      reason: error.reason,
+    });
+    await db.close();
+    Deno.exit(1);
   }
   // This process's cache of the month salts: owned here, for this database only.
   const visitorKeys = new VisitorKeys(db, config.ANALYTICS_TZ);

@@ -78,6 +78,7 @@ Deno.test("start: a refused configuration and an unusable DATA_DIR are JSON line
         env: { PUBLIC_ORIGIN: "http://localhost:8000", PORT: String(freePort()), NO_COLOR: "1", ...env },
         stdout: "piped",
         stderr: "piped",
+        signal: AbortSignal.timeout(180_000),
       }).output();
     const bad = await run({ RETENTION_DAYS: "zero", LOG_LEVEL: "loud" });
     assert.equal(bad.code, 1);
@@ -101,6 +102,39 @@ Deno.test("start: a refused configuration and an unusable DATA_DIR are JSON line
     assert.equal(lines.length, 1, JSON.stringify(lines));
     assert.match(String(lines[0].msg), new RegExp(notADir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
     assert.match(String(lines[0].hint), /DATA_DIR_MIN_FREE_MB/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("start: a weak ADMIN_PASSWORD stops the first start with one JSON line (exit 1)", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "main_log_" });
+  try {
+    const run = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN],
+      env: {
+        PUBLIC_ORIGIN: "http://localhost:8000",
+        PORT: String(freePort()),
+        NO_COLOR: "1",
+        LOG_LEVEL: "warn",
+        DATA_DIR: join(dir, "data"),
+        ADMIN_EMAIL: "owner@example.com",
+        ADMIN_PASSWORD: "password123",
+      },
+      stdout: "piped",
+      stderr: "piped",
+      signal: AbortSignal.timeout(180_000), // a start that does not refuse would serve for ever
+    }).output();
+    const output = new TextDecoder().decode(run.stderr) + new TextDecoder().decode(run.stdout);
+    assert.equal(run.code, 1, output);
+    const [refused, ...more] = jsonLines(output);
+    assert.deepEqual(more, []);
+    assert.equal(refused.level, "error");
+    assert.equal(refused.reason, "too_common");
+    assert.match(
+      String(refused.msg),
+      /^ADMIN_PASSWORD refused: the password is one of the most common passwords/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -158,6 +158,10 @@ export const ADMIN_ERROR_CODES = [
   "wrong_current_password",
   "password_same_as_current",
   "password_too_common",
+  "password_too_weak",
+  "password_blank",
+  "password_too_short",
+  "password_too_long",
   "nothing_to_resend",
 ] as const;
 export type AdminErrorCode = (typeof ADMIN_ERROR_CODES)[number];
