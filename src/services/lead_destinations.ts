@@ -231,17 +231,23 @@ function webhookSender(config: Config, fetchFn: typeof fetch, now: () => Date): 
     async send(delivery) {
       const body = JSON.stringify(webhookPayload(delivery));
       const timestamp = Math.floor(now().getTime() / 1000);
-      return await call(fetchFn, url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "ZapFlow-Webhooks/1",
-          "webhook-id": delivery.eventId,
-          "webhook-timestamp": String(timestamp),
-          "webhook-signature": await signWebhook(secret, delivery.eventId, timestamp, body),
+      return await call(
+        fetchFn,
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "ZapFlow-Webhooks/1",
+            "webhook-id": delivery.eventId,
+            "webhook-timestamp": String(timestamp),
+            "webhook-signature": await signWebhook(secret, delivery.eventId, timestamp, body),
+          },
+          body,
         },
-        body,
-      }, secrets, () => ({ kind: "delivered", ref: null }));
+        secrets,
+        () => ({ kind: "delivered", ref: null }),
+      );
     },
   };
 }
@@ -283,33 +289,41 @@ function pipefySender(config: Config, fetchFn: typeof fetch): Sender {
   return {
     destination: "pipefy",
     async send(delivery) {
-      return await call(fetchFn, config.PIPEFY_API_URL, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${config.PIPEFY_TOKEN}` },
-        body: JSON.stringify({
-          query: CREATE_CARD,
-          variables: { input: pipefyInput(config, delivery.lead) },
-        }),
-      }, secrets, (text) => {
-        // GraphQL reports its errors inside a 200 answer.
-        const answer = parseJson(text) as GraphQlAnswer | undefined;
-        const id = answer?.data?.createCard?.card?.id;
-        if (id !== undefined && id !== null) return { kind: "delivered", ref: String(id) };
-        const errors = answer?.errors ?? [];
-        const error = errors.length
-          ? `GraphQL: ${
-            receiverText(
-              errors.map((e) => `${e.message ?? "erro"}${e.extensions?.code ? ` (${e.extensions.code})` : ""}`)
-                .join("; "),
-              secrets,
-            )
-          }`
-          : "resposta sem o card criado";
-        const transient = errors.some((e) =>
-          TRANSIENT_GRAPHQL.test(`${e.extensions?.code ?? ""} ${e.message}`)
-        );
-        return { kind: transient ? "transient" : "permanent", error };
-      });
+      return await call(
+        fetchFn,
+        config.PIPEFY_API_URL,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${config.PIPEFY_TOKEN}` },
+          body: JSON.stringify({
+            query: CREATE_CARD,
+            variables: { input: pipefyInput(config, delivery.lead) },
+          }),
+        },
+        secrets,
+        (text) => {
+          // GraphQL reports its errors inside a 200 answer.
+          const answer = parseJson(text) as GraphQlAnswer | undefined;
+          const id = answer?.data?.createCard?.card?.id;
+          if (id !== undefined && id !== null) return { kind: "delivered", ref: String(id) };
+          const errors = answer?.errors ?? [];
+          const error = errors.length
+            ? `GraphQL: ${
+              receiverText(
+                errors.map((e) =>
+                  `${e.message ?? "erro"}${e.extensions?.code ? ` (${e.extensions.code})` : ""}`
+                )
+                  .join("; "),
+                secrets,
+              )
+            }`
+            : "resposta sem o card criado";
+          const transient = errors.some((e) =>
+            TRANSIENT_GRAPHQL.test(`${e.extensions?.code ?? ""} ${e.message}`)
+          );
+          return { kind: transient ? "transient" : "permanent", error };
+        },
+      );
     },
   };
 }
@@ -370,16 +384,22 @@ function trelloSender(config: Config, fetchFn: typeof fetch): Sender {
   return {
     destination: "trello",
     async send(delivery) {
-      return await call(fetchFn, url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", authorization },
-        body: JSON.stringify(trelloCard(config, delivery)),
-      }, secrets, (text) => {
-        const id = (parseJson(text) as { id?: string } | undefined)?.id;
-        return id
-          ? { kind: "delivered", ref: id }
-          : { kind: "permanent", error: "resposta sem o card criado" };
-      });
+      return await call(
+        fetchFn,
+        url,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json", authorization },
+          body: JSON.stringify(trelloCard(config, delivery)),
+        },
+        secrets,
+        (text) => {
+          const id = (parseJson(text) as { id?: string } | undefined)?.id;
+          return id
+            ? { kind: "delivered", ref: id }
+            : { kind: "permanent", error: "resposta sem o card criado" };
+        },
+      );
     },
   };
 }

@@ -87,13 +87,18 @@ Deno.test("trello: every lead field in the card's description stays literal text
 });
 
 Deno.test("trello: the card's own Markdown (bold labels) survives, ordinary text reads as typed", () => {
-  const desc = trelloCard(config, delivery({ utmSource: "google", utmCampaign: "black-friday" })).desc as string;
+  const desc = trelloCard(config, delivery({ utmSource: "google", utmCampaign: "black-friday" }))
+    .desc as string;
   assert.match(desc, /^\*\*E-mail:\*\* maria@empresa\\\.com\\\.br$/m);
   assert.match(desc, /^\*\*Origem:\*\* google \/ black\\-friday$/m);
   const html = marked.parse(desc, { async: false });
   assert.match(html, /<strong>E-mail:<\/strong> maria@empresa\.com\.br/);
   assert.match(html, /<strong>WhatsApp:<\/strong> \(11\) 98765-4321/);
-  assert.match(html, /<a href="http:\/\/localhost:8000\/pt-br\/admin">/, "our own dashboard link still is one");
+  assert.match(
+    html,
+    /<a href="http:\/\/localhost:8000\/pt-br\/admin">/,
+    "our own dashboard link still is one",
+  );
   assert.equal(escapeMarkdown("linha 1\nlinha 2"), "linha 1 linha 2", "no line break starts a block");
 });
 
@@ -118,7 +123,9 @@ Deno.test("e-mail: no mailto link for anything but one plain address", () => {
 });
 
 Deno.test("webhook URL: every piece that may carry a token is redacted, short ones only where they stand alone", () => {
-  const secrets = urlSecrets("https://hooks.example.net/catch/123456/abcdef/?token=t0k3n-value&x=%C3%A9t%C3%A9");
+  const secrets = urlSecrets(
+    "https://hooks.example.net/catch/123456/abcdef/?token=t0k3n-value&x=%C3%A9t%C3%A9",
+  );
   for (
     const piece of [
       "https://hooks.example.net/catch/123456/abcdef/?token=t0k3n-value&x=%C3%A9t%C3%A9",
