@@ -4,6 +4,7 @@ import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { ERROR_TEXTS } from "../src/ui/admin/messages.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -150,6 +151,19 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await panel.getByLabel("Confirmar nova senha").fill("outra-coisa");
     await panel.getByRole("button", { name: "Salvar nova senha" }).click();
     await expectToast(page, "Senhas não coincidem", "A nova senha e confirmação devem ser iguais.");
+    // The server's password rule, worded in Portuguese: a guessable one, then only spaces.
+    for (
+      const [weak, text] of [
+        ["flamengo2024", ERROR_TEXTS.password_too_weak],
+        ["         ", ERROR_TEXTS.password_blank],
+      ]
+    ) {
+      await panel.getByLabel("Nova senha", { exact: true }).fill(weak);
+      await panel.getByLabel("Confirmar nova senha").fill(weak);
+      await panel.getByRole("button", { name: "Salvar nova senha" }).click();
+      await expectToast(page, "Erro", text);
+    }
+    await panel.getByLabel("Nova senha", { exact: true }).fill(NEW_PASSWORD);
     // A refusal shows the server's message (the answer's `message`).
     await panel.getByLabel("Senha atual").fill("not-the-password");
     await panel.getByLabel("Confirmar nova senha").fill(NEW_PASSWORD);
@@ -178,11 +192,11 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await page.getByRole("button", { name: "Sair" }).click();
     await expectToast(page, "Logout realizado", "Você foi desconectado com sucesso.");
     await page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
-    // The browser logs the refused sign-in (401) and the refused password change (one 400); nothing else.
-    const logged = problems.consoleErrors.filter((e) => !e.includes("401"));
-    assert.deepEqual(logged, [
-      "Failed to load resource: the server responded with a status of 400 (Bad Request)",
-    ]);
+    // The browser reports each refused answer: the sign-in probe's 401, the two passwords refused by the rule
+    // and the wrong current password (three 400s).
+    const errors = problems.consoleErrors.filter((e) => !e.includes("401"));
+    assert.equal(errors.filter((e) => e.includes("status of 400")).length, 3, errors.join("\n"));
+    assert.deepEqual(errors.filter((e) => !e.includes("status of 400")), []);
     await close();
 
     // The phone layout, signed in with the new password.

@@ -7,7 +7,7 @@ import { DataDirBusy } from "../src/db/data_dir_lock.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { countAdmins, findAdminByEmail } from "../src/db/admins.ts";
 import { bootstrapAdmin, resetPassword } from "../src/services/auth.ts";
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../src/services/passwords.ts";
+import { PASSWORD_PROBLEM_TEXT, passwordProblem } from "../src/services/password_rule.ts";
 
 const { positionals, values } = parseArgs({
   args: Deno.args,
@@ -53,9 +53,9 @@ if (password === undefined) {
   password = await readHidden("New password:");
   if (password !== await readHidden("Repeat it:")) fail("the passwords differ");
 }
-if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-  fail(`the password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
-}
+// The one password rule of the dashboard and ADMIN_PASSWORD (src/services/password_rule.ts).
+const problem = await passwordProblem(password, { email });
+if (problem) fail(`password refused: ${PASSWORD_PROBLEM_TEXT[problem]}`);
 
 const config = loadConfig(Deno.env.toObject());
 let db: Db;

@@ -200,7 +200,12 @@ function isInside(inner: string, outer: string): boolean {
 
 export type Config = Omit<z.output<typeof schema>, "PUBLIC_ORIGIN"> & { PUBLIC_ORIGIN: string };
 
-export class ConfigError extends Error {}
+/** The environment was refused: `problems` names each bad variable ("PORT: ..."). */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  }
+}
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -221,8 +226,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   );
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid environment configuration:\n${lines.join("\n")}`);
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`));
   }
   const data = parsed.data;
   const origin = (data.PUBLIC_ORIGIN ?? `http://localhost:${data.PORT}`).replace(/\/+$/, "");

@@ -17,6 +17,7 @@ import type { AppEnv } from "./server/env.ts";
 import { log, setLogLevel } from "./core/log.ts";
 import { bootstrapAdmin } from "./services/auth.ts";
 import { startScheduledJobs } from "./services/schedule.ts";
+import { PASSWORD_PROBLEM_TEXT, UnacceptablePassword } from "./services/password_rule.ts";
 import { closeTracking } from "./services/tracking.ts";
 import { VisitorKeys } from "./services/visitor_key.ts";
 
@@ -34,7 +35,7 @@ export function configFromEnv(): Config {
     return loadConfig(Deno.env.toObject());
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      log.error("invalid environment configuration: exiting with code 1", { problems: error.problems });
       Deno.exit(1);
     }
     throw error;
@@ -74,15 +75,15 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     });
   } catch (error) {
     if (error instanceof DataDirBusy) {
-      console.error(`${error.message} Nothing was changed.`);
+      log.error(`${error.message} Nothing was changed.`);
       Deno.exit(1);
     }
     if (error instanceof StorageError) {
       // The one message an operator needs, not a WebAssembly stack: which directory, and what is wrong with it.
-      console.error(
-        `${error.message}\nThe embedded database needs DATA_DIR to be a writable directory with at least ` +
+      log.error(`${error.message}: exiting with code 1`, {
+        hint: `The embedded database needs DATA_DIR to be a writable directory with at least ` +
           `${config.DATA_DIR_MIN_FREE_MB} MB free (DATA_DIR_MIN_FREE_MB). Nothing stored there was changed.`,
-      );
+      });
       Deno.exit(1);
     }
     throw error;
@@ -103,8 +104,18 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     throw error;
   }
   if (applied.length) log.info("migrations applied", { applied });
-  if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
-    log.info("administrator created from ADMIN_EMAIL");
+  try {
+    if (await bootstrapAdmin(db, config.ADMIN_EMAIL, config.ADMIN_PASSWORD)) {
+      log.info("administrator created from ADMIN_EMAIL");
+    }
+  } catch (error) {
+    if (!(error instanceof UnacceptablePassword)) throw error;
+    // The same rule as the dashboard's password change: the first administrator does not start weak.
+    log.error(`ADMIN_PASSWORD refused: ${PASSWORD_PROBLEM_TEXT[error.reason]}: exiting with code 1`, {
+      reason: error.reason,
+    });
+    await db.close();
+    Deno.exit(1);
   }
   // This process's cache of the month salts: owned here, for this database only.
   const visitorKeys = new VisitorKeys(db, config.ANALYTICS_TZ);
@@ -115,11 +126,10 @@ export async function start(config: Config, options: StartOptions = {}): Promise
 
   const onListen = ({ hostname, port }: Deno.NetAddr) => {
     const shown = hostname === "0.0.0.0" ? "localhost" : hostname;
-    console.log(
-      `listening on http://${shown}:${port} (${
-        db.kind === "pglite" ? `embedded database in ${config.DATA_DIR}` : "PostgreSQL"
-      })`,
-    );
+    log.milestone(`listening on http://${shown}:${port}`, {
+      database: db.kind === "pglite" ? "embedded" : "postgres",
+      ...(db.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
+    });
   };
   // The guard owns the public socket: HTTP/1.x only, bounded connections, header/body/keep-alive timeouts
   // (conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.

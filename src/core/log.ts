@@ -32,8 +32,8 @@ export function setLogSink(next: LogSink): () => void {
   };
 }
 
-function write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  if (ORDER[level] < ORDER[threshold]) return;
+function write(level: LogLevel, msg: string, fields: Record<string, unknown> = {}, always = false): void {
+  if (!always && ORDER[level] < ORDER[threshold]) return;
   sink(level, JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
 }
 
@@ -42,4 +42,9 @@ export const log = {
   info: (msg: string, fields?: Record<string, unknown>) => write("info", msg, fields),
   warn: (msg: string, fields?: Record<string, unknown>) => write("warn", msg, fields),
   error: (msg: string, fields?: Record<string, unknown>) => write("error", msg, fields),
+  /**
+   * A milestone of the process's life (building the client, listening): an info line written whatever
+   * LOG_LEVEL says, so even a quiet server says where it listens.
+   */
+  milestone: (msg: string, fields?: Record<string, unknown>) => write("info", msg, fields, true),
 };

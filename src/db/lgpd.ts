@@ -9,10 +9,15 @@ const COLUMNS = `id, name, email, whatsapp, plan, plan_label as "planLabel", utm
   utm_campaign as "utmCampaign", utm_medium as "utmMedium", page,
   to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt"`;
 
-/** Leads whose e-mail equals `email`, ignoring case and surrounding spaces; oldest first. */
+/**
+ * Leads whose e-mail equals `email`, ignoring case, surrounding spaces and how accents were typed (é as one
+ * character or e plus a combining accent: both sides in Unicode NFC); oldest first.
+ */
 export async function leadsByEmail(db: Queryable, email: string): Promise<PersonLead[]> {
   const rows = await db.query<PersonLead>(
-    `select ${COLUMNS} from leads where lower(trim(email)) = lower(trim($1)) order by submitted_at, id`,
+    `select ${COLUMNS} from leads
+      where lower(normalize(trim(email), NFC)) = lower(normalize(trim($1), NFC))
+      order by submitted_at, id`,
     [email],
   );
   return rows.map((r) => ({ ...r, id: Number(r.id) }));

@@ -1,5 +1,11 @@
 import type { Db } from "../db/client.ts";
-import { findAdminByEmail, findAdminById, insertFirstAdmin, updateAdminPassword } from "../db/admins.ts";
+import {
+  countAdmins,
+  findAdminByEmail,
+  findAdminById,
+  insertFirstAdmin,
+  updateAdminPassword,
+} from "../db/admins.ts";
 import {
   deleteLoginFailure,
   insertLoginDevice,
@@ -12,7 +18,10 @@ import {
 } from "../db/login_failures.ts";
 import { deleteExpiredSessions, deleteOtherSessions } from "../db/sessions.ts";
 import { RateLimited } from "../core/errors.ts";
-import { hashPassword, isCommonPassword, verifyDummy, verifyPassword } from "./passwords.ts";
+import { hashPassword, verifyDummy, verifyPassword } from "./passwords.ts";
+import { assertAcceptablePassword, UnacceptablePassword } from "./password_rule.ts";
+
+export { UnacceptablePassword };
 import { createSession, generateSessionToken, type Session, sessionIdOf } from "./sessions.ts";
 
 /**
@@ -139,17 +148,10 @@ export async function login(
 
 export class WrongCurrentPassword extends Error {}
 
-/** Why a new password is refused: the same as the current one, or one of the most common passwords. */
-export class UnacceptablePassword extends Error {
-  constructor(readonly reason: "same_as_current" | "too_common") {
-    super(`new password refused: ${reason}`);
-  }
-}
-
 /**
  * Changes the password after verifying the current one, throttled like a sign-in (a stolen session cannot
- * guess the current password at leisure); every other session of the admin ends. The new password may be
- * neither the current one nor one of the most common passwords.
+ * guess the current password at leisure); every other session of the admin ends. The new password must pass
+ * the one password rule (password_rule.ts), against the current one and the administrator's e-mail.
  */
 export async function changePassword(
   db: Db,
@@ -165,12 +167,7 @@ export async function changePassword(
     throw new WrongCurrentPassword("wrong current password");
   }
   await deleteLoginFailure(db, reservation);
-  if (change.newPassword === change.currentPassword) {
-    throw new UnacceptablePassword("same_as_current");
-  }
-  if (await isCommonPassword(change.newPassword)) {
-    throw new UnacceptablePassword("too_common");
-  }
+  await assertAcceptablePassword(change.newPassword, { current: change.currentPassword, email: admin.email });
   const passwordHash = await hashPassword(change.newPassword);
   await db.transaction(async (tx) => {
     await updateAdminPassword(tx, admin.id, passwordHash);
@@ -178,16 +175,26 @@ export async function changePassword(
   });
 }
 
-/** Creates the administrator from ADMIN_EMAIL/ADMIN_PASSWORD when none exists; never overwrites one. */
+/**
+ * Creates the administrator from ADMIN_EMAIL/ADMIN_PASSWORD when none exists; never overwrites one. The
+ * password must pass the one password rule (UnacceptablePassword otherwise); once an administrator exists,
+ * ADMIN_PASSWORD is not used, and not judged.
+ */
 export async function bootstrapAdmin(db: Db, email?: string, password?: string): Promise<boolean> {
   if (!email || !password) return false;
+  if (await countAdmins(db) > 0) return false;
+  await assertAcceptablePassword(password, { email });
   return await insertFirstAdmin(db, email.trim().toLowerCase(), await hashPassword(password));
 }
 
-/** Sets a new password for the administrator with this e-mail and ends all their sessions (CLI reset). */
+/**
+ * Sets a new password for the administrator with this e-mail and ends all their sessions (CLI reset); the
+ * password must pass the one password rule (UnacceptablePassword otherwise).
+ */
 export async function resetPassword(db: Db, email: string, password: string): Promise<boolean> {
   const admin = await findAdminByEmail(db, email.trim());
   if (!admin) return false;
+  await assertAcceptablePassword(password, { email: admin.email });
   const passwordHash = await hashPassword(password);
   await db.transaction(async (tx) => {
     await updateAdminPassword(tx, admin.id, passwordHash);

@@ -197,9 +197,23 @@ export async function resendDelivery(db: Db, leadId: number, destination: Destin
   return await requeueDelivery(db, leadId, destination, now);
 }
 
-/** The deliveries of the given leads, for the dashboard's lead cards, each with its state at `now`. */
-export async function leadDeliveries(db: Db, leadIds: number[], now: Date): Promise<DeliveryView[]> {
-  return leadIds.length ? await deliveriesOfLeads(db, leadIds, now) : [];
+/**
+ * The deliveries of the given leads, for the dashboard's lead cards, each with its state at `now` and no
+ * secret in its reason (those stored by an older version may still hold one; the configuration may have
+ * changed since).
+ */
+export async function leadDeliveries(
+  db: Db,
+  config: Config,
+  leadIds: number[],
+  now: Date,
+): Promise<DeliveryView[]> {
+  if (!leadIds.length) return [];
+  const secrets = configSecrets(config);
+  return (await deliveriesOfLeads(db, leadIds, now)).map((d) => ({
+    ...d,
+    lastError: d.lastError && redact(d.lastError, secrets),
+  }));
 }
 
 /** Each configured destination's last success and failure, with no secret in it. */

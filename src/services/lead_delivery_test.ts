@@ -18,7 +18,14 @@ import {
 } from "../../testing/delivery_fakes.ts";
 import { setLogLevel, setLogSink } from "../core/log.ts";
 import { saveLead } from "./leads.ts";
-import { createSenders, deliverDueLeads, DELIVERY_RETRY_WINDOW_MS, resendDelivery } from "./lead_delivery.ts";
+import {
+  createSenders,
+  deliverDueLeads,
+  DELIVERY_RETRY_WINDOW_MS,
+  destinationsPanel,
+  leadDeliveries,
+  resendDelivery,
+} from "./lead_delivery.ts";
 import { eraseLeads } from "./lgpd.ts";
 
 const SECRET = "whsec_" + btoa("0123456789abcdef0123456789abcdef");
@@ -252,11 +259,12 @@ dbTest(
         idList: LIST_ID,
         name: `Maria ${leadNo} — Pro`,
         desc: [
-          `**E-mail:** maria${leadNo}@empresa.com.br`,
-          "**WhatsApp:** (11) 98765-4321",
+          // What the lead typed, escaped for Trello's Markdown (renders as typed).
+          `**E-mail:** maria${leadNo}@empresa\\.com\\.br`,
+          "**WhatsApp:** \\(11\\) 98765\\-4321",
           "**Plano:** Pro",
-          "**Origem:** google / black-friday / cpc",
-          "**Página:** /pt-br/",
+          "**Origem:** google / black\\-friday / cpc",
+          "**Página:** /pt\\-br/",
           "**Recebido em:** 20/11/2026, 12:00",
           "",
           "Painel: http://localhost:8000/pt-br/admin",
@@ -300,6 +308,43 @@ dbTest("lead delivery: the e-mail reaches the SMTP server in Portuguese, as text
     await f.close();
   }
 });
+
+dbTest(
+  "lead delivery: the e-mail sets Reply-To only to one plain address (never two, never a ?cc=)",
+  async (db) => {
+    const f = await startFakes();
+    try {
+      const c = clock("2026-11-20T15:00:00Z");
+      const config = configFor(f, ["email"]);
+      const emails = [
+        "victim@corp.example,attacker@evil.example",
+        "victim@corp.example?cc=attacker@evil.example",
+        "Victim <victim@corp.example>,attacker@evil.example",
+        "maria.souza+lead@empresa.com.br",
+      ];
+      for (const email of emails) await newLead(db, config, c.now(), { email });
+      const senders = createSenders(config);
+      await deliverDueLeads(db, config, senders, { now: c.now });
+      senders.forEach((s) => s.close?.());
+      assert.equal(f.email.received.length, emails.length);
+      const raws = f.email.received.map((m) => m.raw.replace(/=\r?\n/g, ""));
+      for (const [i, email] of emails.entries()) {
+        const raw = raws[i]; // one worker sends a destination's rows in the order the leads came
+        const replyTo = raw.match(/^Reply-To: (.*)$/m)?.[1];
+        if (i < 3) {
+          assert.equal(replyTo, undefined, `${email}: no Reply-To`);
+          assert.ok(!raw.includes("attacker@evil.example>"), `${email}: no link to the attacker`);
+          assert.ok(!/mailto:/.test(raw), `${email}: no mailto link`);
+        } else {
+          assert.equal(replyTo?.trim(), email);
+          assert.ok(raw.includes(`mailto:${email}`));
+        }
+      }
+    } finally {
+      await f.close();
+    }
+  },
+);
 
 dbTest("lead delivery: one card, message and webhook per lead, however often the worker runs", async (db) => {
   const f = await startFakes();
@@ -542,6 +587,70 @@ dbTest(
     }
   },
 );
+
+dbTest(
+  "lead delivery: a receiver echoing the webhook's path and query ('Cannot POST /hook/SECRET') leaks neither",
+  async (db) => {
+    // An Express-like receiver: 404 with the path and query it did not expect, alone or after 290 characters
+    // (the stored reason is cut at 300, which must not leave a piece of the token behind).
+    let padding = "";
+    const echo = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (req) => {
+      const url = new URL(req.url);
+      return new Response(`${padding}Cannot POST ${url.pathname}${url.search}`, { status: 404 });
+    });
+    const lines: string[] = [];
+    setLogLevel("info");
+    const restore = setLogSink((_level, line) => lines.push(line));
+    try {
+      const c = clock("2026-11-20T15:00:00Z");
+      const host = `127.0.0.1:${(echo.addr as Deno.NetAddr).port}`;
+      const config = testConfig({
+        LEAD_WEBHOOK_URL: `http://${host}/hook/s3cr3tHookToken9f8e7d?key=q-secret-55&x=%C3%A9t%C3%A9-token`,
+        LEAD_WEBHOOK_SECRET: SECRET,
+      });
+      const pieces = ["s3cr3tHookToken9f8e7d", "s3cr3", "q-secret-55", "été-token", "%C3%A9t%C3%A9", host];
+      const first = await newLead(db, config, c.now());
+      await deliverDueLeads(db, config, createSenders(config), { now: c.now });
+      padding = "x".repeat(290);
+      const second = await newLead(db, config, c.now());
+      await deliverDueLeads(db, config, createSenders(config), { now: c.now });
+      const stored = await rows(db);
+      assert.deepEqual(stored.map((r) => r.status), ["failed", "failed"], "a 404 is permanent");
+      assert.equal(stored[0].last_error, "HTTP 404: Cannot POST ***");
+      const shown = JSON.stringify([
+        stored,
+        await leadDeliveries(db, config, [first, second], new Date()),
+        await destinationsPanel(db, config),
+      ]);
+      for (const piece of pieces) {
+        assert.ok(!shown.includes(piece), `${piece} stored or shown`);
+        assert.ok(!lines.join("\n").includes(piece), `${piece} logged`);
+      }
+      assert.ok(lines.some((l) => l.includes("Cannot POST ***")), "the reason is still logged, redacted");
+    } finally {
+      restore();
+      setLogLevel("warn");
+      await echo.shutdown();
+    }
+  },
+);
+
+dbTest("lead delivery: a reason stored before the redaction is redacted when shown", async (db) => {
+  const c = clock("2026-11-20T15:00:00Z");
+  const url = "https://hooks.example.net/catch/123456/abcdef/";
+  const config = testConfig({ LEAD_WEBHOOK_URL: url, LEAD_WEBHOOK_SECRET: SECRET });
+  const id = await newLead(db, config, c.now());
+  await db.query(
+    `update lead_deliveries set status = 'failed', attempts = 1, last_failure_at = $2,
+       last_error = 'HTTP 404: Cannot POST /catch/123456/abcdef/ (hook abcdef unknown; see webhooks docs)'
+     where lead_id = $1`,
+    [id, c.now()],
+  );
+  const [delivery] = await leadDeliveries(db, config, [id], new Date());
+  assert.equal(delivery.lastError, "HTTP 404: Cannot POST *** (hook *** unknown; see webhooks docs)");
+  const [panel] = await destinationsPanel(db, config);
+  assert.equal(panel.lastError, delivery.lastError);
+});
 
 dbTest("lead delivery: the LGPD erase deletes the person's deliveries, pending or not", async (db) => {
   const f = await startFakes();

@@ -31,7 +31,7 @@ export function configSecrets(config: Config): string[] {
   return [
     config.LEAD_WEBHOOK_SECRET,
     config.LEAD_WEBHOOK_SECRET?.slice("whsec_".length),
-    config.LEAD_WEBHOOK_URL,
+    ...(config.LEAD_WEBHOOK_URL ? urlSecrets(config.LEAD_WEBHOOK_URL) : []),
     config.PIPEFY_TOKEN,
     config.TRELLO_KEY,
     config.TRELLO_TOKEN,
@@ -40,10 +40,55 @@ export function configSecrets(config: Config): string[] {
   ].filter((s): s is string => Boolean(s && s.length >= 4));
 }
 
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll("+", " "));
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Every piece of a URL that may carry its token, as the receiver may echo it ("Cannot POST /hook/SECRET"):
+ * the whole URL, its host, its path and query together and apart, each path segment and each query value,
+ * as written and percent-decoded.
+ */
+export function urlSecrets(url: string): string[] {
+  const u = new URL(url);
+  const pieces = [
+    url,
+    u.href,
+    `${u.origin}${u.pathname}`,
+    u.host,
+    u.hostname,
+    `${u.pathname}${u.search}`,
+    u.pathname.length > 1 ? u.pathname : "",
+    u.search.slice(1),
+    u.hash.slice(1),
+    u.username,
+    u.password,
+    ...u.pathname.split("/"),
+    ...u.search.slice(1).split("&").flatMap((pair) => pair.split("=")),
+  ].filter(Boolean);
+  return [...new Set(pieces.flatMap((p) => [p, decoded(p)]))];
+}
+
+// A piece shorter than this is replaced only where it stands alone (not inside a longer word or number), so
+// a path segment such as `hooks` does not blot out `webhooks` in the receiver's message.
+const ANYWHERE = 8;
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** Replaces every secret in `text` (longest first, so a secret inside another goes too). */
 export function redact(text: string, secrets: string[]): string {
   let out = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) out = out.replaceAll(secret, "***");
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
+    out = secret.length >= ANYWHERE
+      ? out.replaceAll(secret, "***")
+      : out.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(secret)}(?![\\p{L}\\p{N}])`, "gu"), "***");
+  }
   return out;
 }
 
@@ -63,11 +108,20 @@ export function networkReason(error: unknown): string {
   return "erro de rede";
 }
 
+/**
+ * The receiver's words, fit for a stored reason: whitespace folded, every secret replaced, at most 300
+ * characters. Redacted before it is cut, so a secret at the cut cannot survive as a prefix.
+ */
+export function receiverText(text: string, secrets: string[]): string {
+  return redact(text.slice(0, 65_536).replace(/\s+/g, " ").trim(), secrets).slice(0, 300);
+}
+
 /** Sends one request with the timeout; classifies the answer, or hands a 2xx body to `onOk`. */
 async function call(
   fetchFn: typeof fetch,
   url: string,
   init: RequestInit,
+  secrets: string[],
   onOk: (text: string) => SendOutcome,
 ): Promise<SendOutcome> {
   let res: Response;
@@ -87,7 +141,7 @@ async function call(
     return { kind: "transient", error: networkReason(error) };
   }
   if (res.status >= 200 && res.status < 300) return onOk(text);
-  const detail = text.replace(/\s+/g, " ").trim().slice(0, 300) || res.statusText;
+  const detail = receiverText(text, secrets) || res.statusText;
   const error = `HTTP ${res.status}${detail ? `: ${detail}` : ""}`;
   if (res.status >= 300 && res.status < 400) {
     return {
@@ -171,22 +225,29 @@ export async function signWebhook(
 function webhookSender(config: Config, fetchFn: typeof fetch, now: () => Date): Sender {
   const url = config.LEAD_WEBHOOK_URL!;
   const secret = config.LEAD_WEBHOOK_SECRET!;
+  const secrets = configSecrets(config);
   return {
     destination: "webhook",
     async send(delivery) {
       const body = JSON.stringify(webhookPayload(delivery));
       const timestamp = Math.floor(now().getTime() / 1000);
-      return await call(fetchFn, url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "ZapFlow-Webhooks/1",
-          "webhook-id": delivery.eventId,
-          "webhook-timestamp": String(timestamp),
-          "webhook-signature": await signWebhook(secret, delivery.eventId, timestamp, body),
+      return await call(
+        fetchFn,
+        url,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "ZapFlow-Webhooks/1",
+            "webhook-id": delivery.eventId,
+            "webhook-timestamp": String(timestamp),
+            "webhook-signature": await signWebhook(secret, delivery.eventId, timestamp, body),
+          },
+          body,
         },
-        body,
-      }, () => ({ kind: "delivered", ref: null }));
+        secrets,
+        () => ({ kind: "delivered", ref: null }),
+      );
     },
   };
 }
@@ -224,48 +285,79 @@ interface GraphQlAnswer {
 const TRANSIENT_GRAPHQL = /INTERNAL|UNAVAILABLE|TIMEOUT|THROTTL|RATE_LIMIT|TOO_MANY/i;
 
 function pipefySender(config: Config, fetchFn: typeof fetch): Sender {
+  const secrets = configSecrets(config);
   return {
     destination: "pipefy",
     async send(delivery) {
-      return await call(fetchFn, config.PIPEFY_API_URL, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${config.PIPEFY_TOKEN}` },
-        body: JSON.stringify({
-          query: CREATE_CARD,
-          variables: { input: pipefyInput(config, delivery.lead) },
-        }),
-      }, (text) => {
-        // GraphQL reports its errors inside a 200 answer.
-        const answer = parseJson(text) as GraphQlAnswer | undefined;
-        const id = answer?.data?.createCard?.card?.id;
-        if (id !== undefined && id !== null) return { kind: "delivered", ref: String(id) };
-        const errors = answer?.errors ?? [];
-        const error = errors.length
-          ? `GraphQL: ${
-            errors.map((e) => `${e.message ?? "erro"}${e.extensions?.code ? ` (${e.extensions.code})` : ""}`)
-              .join("; ").slice(0, 300)
-          }`
-          : "resposta sem o card criado";
-        const transient = errors.some((e) =>
-          TRANSIENT_GRAPHQL.test(`${e.extensions?.code ?? ""} ${e.message}`)
-        );
-        return { kind: transient ? "transient" : "permanent", error };
-      });
+      return await call(
+        fetchFn,
+        config.PIPEFY_API_URL,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${config.PIPEFY_TOKEN}` },
+          body: JSON.stringify({
+            query: CREATE_CARD,
+            variables: { input: pipefyInput(config, delivery.lead) },
+          }),
+        },
+        secrets,
+        (text) => {
+          // GraphQL reports its errors inside a 200 answer.
+          const answer = parseJson(text) as GraphQlAnswer | undefined;
+          const id = answer?.data?.createCard?.card?.id;
+          if (id !== undefined && id !== null) return { kind: "delivered", ref: String(id) };
+          const errors = answer?.errors ?? [];
+          const error = errors.length
+            ? `GraphQL: ${
+              receiverText(
+                errors.map((e) =>
+                  `${e.message ?? "erro"}${e.extensions?.code ? ` (${e.extensions.code})` : ""}`
+                )
+                  .join("; "),
+                secrets,
+              )
+            }`
+            : "resposta sem o card criado";
+          const transient = errors.some((e) =>
+            TRANSIENT_GRAPHQL.test(`${e.extensions?.code ?? ""} ${e.message}`)
+          );
+          return { kind: transient ? "transient" : "permanent", error };
+        },
+      );
     },
   };
 }
 
 // --- Trello (REST POST /1/cards) ---
 
-/** The card: title = name and plan; description = contact, origin, page, time and the dashboard link. */
+// Markdown's metacharacters (CommonMark's escapable punctuation, minus that of ordinary text and addresses:
+// `@ / , ; ? = & % $ ' "`), the angle brackets of HTML, and `:` and `.`, which an autolink needs
+// (`https://…`, `www.…`, `a@b.c`).
+const MARKDOWN_META = /[\\`*_{}[\]()#+\-.!|~<>:]/g;
+
+/**
+ * Visitor-typed text as literal Markdown: every metacharacter backslash-escaped and line breaks flattened, so
+ * `[Pague aqui](https://evil.example)` reaches the sales board as those characters, not as a link (nor an
+ * autolink, an image, emphasis, a heading, a list or HTML).
+ */
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(MARKDOWN_META, (c) => `\\${c}`);
+}
+
+/**
+ * The card: title = name and plan; description = contact, origin, page, time and the dashboard link. Trello
+ * renders the description as Markdown, so every value the visitor typed there is escaped; the title is plain
+ * text on Trello (escaping it would show the backslashes).
+ */
 export function trelloCard(config: Config, delivery: ClaimedDelivery): Record<string, unknown> {
   const { lead } = delivery;
+  const md = escapeMarkdown;
   const desc = [
-    `**E-mail:** ${lead.email}`,
-    `**WhatsApp:** ${lead.whatsapp}`,
-    `**Plano:** ${planOf(lead)}`,
-    `**Origem:** ${originOf(lead)}`,
-    ...(lead.page ? [`**Página:** ${lead.page}`] : []),
+    `**E-mail:** ${md(lead.email)}`,
+    `**WhatsApp:** ${md(lead.whatsapp)}`,
+    `**Plano:** ${md(planOf(lead))}`,
+    `**Origem:** ${md(originOf(lead))}`,
+    ...(lead.page ? [`**Página:** ${md(lead.page)}`] : []),
     `**Recebido em:** ${formatWhen(lead.submittedAt, config.ANALYTICS_TZ)}`,
     "",
     `Painel: ${dashboardUrl(config)}`,
@@ -285,22 +377,29 @@ export function trelloCard(config: Config, delivery: ClaimedDelivery): Record<st
 
 function trelloSender(config: Config, fetchFn: typeof fetch): Sender {
   const url = `${config.TRELLO_API_URL.replace(/\/+$/, "")}/1/cards`;
+  const secrets = configSecrets(config);
   // The key and token go in the Authorization header, not the query string, so no URL carries them.
   const authorization =
     `OAuth oauth_consumer_key="${config.TRELLO_KEY}", oauth_token="${config.TRELLO_TOKEN}"`;
   return {
     destination: "trello",
     async send(delivery) {
-      return await call(fetchFn, url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json", authorization },
-        body: JSON.stringify(trelloCard(config, delivery)),
-      }, (text) => {
-        const id = (parseJson(text) as { id?: string } | undefined)?.id;
-        return id
-          ? { kind: "delivered", ref: id }
-          : { kind: "permanent", error: "resposta sem o card criado" };
-      });
+      return await call(
+        fetchFn,
+        url,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json", authorization },
+          body: JSON.stringify(trelloCard(config, delivery)),
+        },
+        secrets,
+        (text) => {
+          const id = (parseJson(text) as { id?: string } | undefined)?.id;
+          return id
+            ? { kind: "delivered", ref: id }
+            : { kind: "permanent", error: "resposta sem o card criado" };
+        },
+      );
     },
   };
 }

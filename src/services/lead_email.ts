@@ -11,11 +11,12 @@ import {
   networkReason,
   originOf,
   planOf,
-  redact,
+  receiverText,
   type Sender,
   type SendOutcome,
 } from "./lead_destinations.ts";
 import { normalizePhone } from "./meta_event.ts";
+import { plainAddress } from "../shared/email.ts";
 
 /** Whole-message limit on top of nodemailer's per-step timeouts (connect, greeting, each socket read). */
 const SEND_LIMIT_MS = 3 * DELIVERY_TIMEOUT_MS;
@@ -34,9 +35,12 @@ export interface LeadMessage {
 export function leadMessage(config: Config, delivery: ClaimedDelivery): LeadMessage {
   const { lead } = delivery;
   const wa = normalizePhone(lead.whatsapp);
+  // A link only for one plain address, as the dashboard does: `victim@corp.example?cc=attacker@evil.example`
+  // is shown as text.
+  const address = plainAddress(lead.email);
   const rows: Array<[string, string, string | null]> = [
     ["Nome", lead.name, null],
-    ["E-mail", lead.email, `mailto:${lead.email}`],
+    ["E-mail", lead.email, address && `mailto:${address}`],
     ["WhatsApp", lead.whatsapp, wa ? `https://wa.me/${wa}` : null],
     ["Plano", planOf(lead), null],
     ["Origem", originOf(lead), null],
@@ -73,17 +77,14 @@ interface SmtpError {
 export function smtpOutcome(error: unknown, secrets: string[]): SendOutcome {
   const e = (error ?? {}) as SmtpError;
   if (typeof e.responseCode === "number") {
-    const reason = redact(
-      `SMTP ${e.responseCode}: ${(e.response ?? e.message ?? "").slice(0, 300)}`,
-      secrets,
-    );
+    const reason = `SMTP ${e.responseCode}: ${receiverText(e.response ?? e.message ?? "", secrets)}`;
     return { kind: e.responseCode >= 500 ? "permanent" : "transient", error: reason };
   }
   if (e.code === "ETIMEDOUT") {
     return { kind: "transient", error: `sem resposta em ${DELIVERY_TIMEOUT_MS / 1000} s` };
   }
   if (e.code === "EAUTH" || e.code === "EENVELOPE") {
-    return { kind: "permanent", error: redact(`SMTP: ${e.message ?? e.code}`, secrets).slice(0, 300) };
+    return { kind: "permanent", error: `SMTP: ${receiverText(e.message ?? e.code ?? "", secrets)}` };
   }
   return { kind: "transient", error: networkReason(new Error(`${e.code ?? ""} ${e.message ?? ""}`)) };
 }
@@ -103,13 +104,16 @@ export function emailSender(config: Config): Sender {
     destination: "email",
     async send(delivery) {
       const message = leadMessage(config, delivery);
+      // Replying reaches the lead only when their e-mail is one plain address: nodemailer reads
+      // `victim@corp.example,attacker@evil.example` as two, and the reply would go to both.
+      const replyTo = plainAddress(delivery.lead.email);
       let timer: ReturnType<typeof setTimeout> | undefined;
       try {
         const info = await Promise.race([
           transport.sendMail({
             from: config.LEAD_NOTIFY_FROM,
             to: config.LEAD_NOTIFY_TO,
-            replyTo: delivery.lead.email,
+            ...(replyTo ? { replyTo } : {}),
             // Stable across retries, so a mail system that saw it already can tell it is the same message.
             messageId: `<${delivery.eventId}@${domain}>`,
             ...message,

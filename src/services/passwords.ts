@@ -34,13 +34,3 @@ export async function verifyDummy(password: string): Promise<false> {
   await verifyPassword(await dummy, password);
   return false;
 }
-
-let common: Promise<Set<string>> | undefined;
-
-/** True when `password` is on the list of most common passwords shipped with the code (case-insensitive). */
-export async function isCommonPassword(password: string): Promise<boolean> {
-  common ??= Deno.readTextFile(new URL("./common_passwords.txt", import.meta.url)).then((text) =>
-    new Set(text.split("\n").map((l) => l.trim().toLowerCase()).filter((l) => l && !l.startsWith("#")))
-  );
-  return (await common).has(password.trim().toLowerCase());
-}

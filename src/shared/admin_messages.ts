@@ -17,7 +17,12 @@ export const ERROR_TEXTS: Record<AdminErrorCode | "rate_limited", string> = {
   wrong_current_password: "Senha atual incorreta.",
   password_same_as_current: "A nova senha deve ser diferente da atual.",
   password_too_common: "Essa senha está entre as mais usadas. Escolha outra.",
-  nothing_to_resend: "Nada a reenviar: já entregue, em envio ou inexistente",
+  password_too_weak:
+    "Essa senha é fácil de adivinhar (palavra, nome, data ou sequência comum). Junte palavras sem relação entre si ou misture letras, números e símbolos.",
+  password_blank: "A nova senha não pode ser só espaços.",
+  password_too_short: "A nova senha deve ter pelo menos 8 caracteres.",
+  password_too_long: "A nova senha deve ter no máximo 128 caracteres.",
+  nothing_to_resend: "Nada a reenviar: já entregue, em envio ou inexistente.",
 };
 
 /** The codes every endpoint may answer (core/errors.ts, server/error_handler.ts). */

@@ -3,6 +3,7 @@
 // nothing the public pages load, so the dashboard's bundle shares no module with them.
 import { z } from "zod";
 import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
+import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 
 // In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
 // the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
@@ -108,9 +109,13 @@ export const csvExportQuery = leadQuery.and(z.object({ layout: z.enum(CSV_LAYOUT
 /** Most leads erased in one request (a person has a handful; this only bounds the body). */
 export const ERASE_MAX_IDS = 500;
 
-/** `?email=` or `?phone=` (one of them): whose leads the LGPD tools look up. */
+/**
+ * `?email=` or `?phone=` (one of them): whose leads the LGPD tools look up. The e-mail follows the lead form's
+ * own rule, so every address a lead could leave can be looked up.
+ */
 export const lgpdSubjectQuery = z.object({
-  email: z.string().trim().min(3).max(254).optional(),
+  email: z.string().trim().min(1, "required").max(MAX_EMAIL_LENGTH, `at most ${MAX_EMAIL_LENGTH} characters`)
+    .optional(),
   phone: z.string().trim().max(40).refine(
     (v) => (v.match(/\d/g) ?? []).length >= 8,
     "must have at least 8 digits",
@@ -121,7 +126,7 @@ export const lgpdSubjectQuery = z.object({
     ctx.addIssue({ code: "custom", path: ["email"], message: "give an e-mail or a phone number" });
   } else if (v.email !== undefined && v.phone !== undefined) {
     ctx.addIssue({ code: "custom", path: ["phone"], message: "give an e-mail or a phone number, not both" });
-  } else if (v.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(v.email)) {
+  } else if (v.email !== undefined && !isLeadEmail(v.email)) {
     ctx.addIssue({ code: "custom", path: ["email"], message: "must be an e-mail address" });
   }
 });
@@ -166,6 +171,10 @@ export const ADMIN_ERROR_CODES = [
   "wrong_current_password",
   "password_same_as_current",
   "password_too_common",
+  "password_too_weak",
+  "password_blank",
+  "password_too_short",
+  "password_too_long",
   "nothing_to_resend",
 ] as const;
 export type AdminErrorCode = (typeof ADMIN_ERROR_CODES)[number];

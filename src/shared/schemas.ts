@@ -7,6 +7,7 @@
 // business in a name or a URL and break logs and CSV exports).
 import { z } from "zod";
 import { CLICK_IDS, type ClickId } from "./click_ids.ts";
+import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Building blocks
@@ -35,8 +36,8 @@ export function token(max: number) {
   return z.string().regex(/^[A-Za-z0-9_.:-]+$/, "must use only letters, digits and _ . : -").min(1).max(max);
 }
 
-/** The spec's e-mail pattern: non-space text, @, text, a dot, text. */
-export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
+// The lead form's e-mail rule lives in email.ts: the LGPD lookup (admin_schemas.ts) applies the same one.
+export { EMAIL_PATTERN, isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 
 /**
  * The referring site's host name, nothing else (no scheme, port, path or query): absent, null or empty mean
@@ -73,7 +74,7 @@ export function sitePath(max: number) {
 /** Body of POST /api/leads (spec section 7, plus the idempotency key, Meta event id and honeypot). */
 export const leadBody = z.strictObject({
   name: requiredText(120),
-  email: requiredText(254).refine((v) => EMAIL_PATTERN.test(v), "must be a valid e-mail address"),
+  email: requiredText(MAX_EMAIL_LENGTH).refine(isLeadEmail, "must be a valid e-mail address"),
   whatsapp: requiredText(40),
   plan: text(60),
   utmSource: utm,

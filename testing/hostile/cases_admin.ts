@@ -53,6 +53,26 @@ export const ADMIN_CASES: HostileCase[] = [
       }
     },
   })),
+  // The LGPD lookup takes what the lead form takes (quoted local part, a second @, accents), and refuses
+  // what it refuses.
+  ...['"maria@casa"@empresa.com.br', "a@b@c.example.com", "JOSÉ+x@Correo.com.ar  ", "o'brien@example.ie"].map(
+    (
+      email,
+    ): HostileCase => ({
+      category: "query",
+      name: `LGPD lookup of ${email.trim()} (valid for the lead form)`,
+      send: (ctx) => send.admin(ctx, `/api/admin/lgpd/leads?email=${encodeURIComponent(email)}`),
+      status: 200,
+      check: (_res, text) => assert.deepEqual(JSON.parse(text), { leads: [] }),
+    }),
+  ),
+  ...["maria@empresa", "maria @empresa.com", "@empresa.com"].map((email): HostileCase => ({
+    category: "query",
+    name: `LGPD lookup of ${email} (refused by the lead form too)`,
+    send: (ctx) => send.admin(ctx, `/api/admin/lgpd/leads?email=${encodeURIComponent(email)}`),
+    status: 400,
+    fields: ["email"],
+  })),
   {
     category: "sql",
     name: "LGPD lookup with SQL in the e-mail finds nobody",

@@ -1,5 +1,6 @@
 // Hostile requests to the administrator's sign-in and session: replayed, tampered and expired cookies,
-// cross-origin use of a valid cookie, and passwords refused by size before any hashing.
+// cross-origin use of a valid cookie, passwords refused by size before any hashing, and new passwords the
+// password rule refuses.
 import assert from "node:assert/strict";
 import { insertSession } from "../../src/db/sessions.ts";
 import { sessionIdOf } from "../../src/services/sessions.ts";
@@ -168,6 +169,24 @@ export const AUTH_CASES: HostileCase[] = [
     status: 400,
     fields: ["newPassword"],
   },
+  // New passwords: one rule (services/password_rule.ts); each refusal is a 400 naming the reason, and the
+  // password stays as it was (the admins table is in the snapshot).
+  ...([
+    ["eight spaces", "        ", "password_blank"],
+    ["tabs and no-break spaces", "\t \u00a0\t \u00a0\t ", "password_blank"],
+    ["the current one in capitals", ADMIN_PASSWORD.toUpperCase(), "password_same_as_current"],
+    ["the current one padded with spaces", `  ${ADMIN_PASSWORD}  `, "password_same_as_current"],
+    ["password123", "password123", "password_too_common"],
+    ["a club and a year", "flamengo2024", "password_too_weak"],
+    ["128 times one letter", "a".repeat(128), "password_too_weak"],
+  ] as const).map(([what, newPassword, code]): HostileCase => ({
+    category: "password",
+    name: `new password: ${what}`,
+    send: (ctx) =>
+      send.adminJson(ctx, "/api/admin/change-password", { currentPassword: ADMIN_PASSWORD, newPassword }),
+    status: 400,
+    check: (_res, body) => assert.deepEqual(JSON.parse(body), { error: code }),
+  })),
   {
     category: "password",
     name: "password change without a session",

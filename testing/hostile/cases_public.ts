@@ -89,6 +89,14 @@ const meta = { eventName: "Lead", eventSourceUrl: "http://localhost:8000/pt-br/"
 export const PUBLIC_CASES: HostileCase[] = [
   // Markup in every lead field and in tracking values: stored and shown as text.
   ...leadFields.map((f, i) => storedLiterally("markup", f, XSS[i % XSS.length])),
+  // Markdown for the sales board (escaped in the Trello card) and a second recipient or a mail parameter
+  // (no Reply-To, no mailto link): stored as typed all the same.
+  storedLiterally("markup", "name", "[Pague aqui](https://evil.example)"),
+  storedLiterally("markup", "utmSource", "![](https://evil.example/pixel.png)"),
+  storedLiterally("markup", "utmCampaign", "**urgente** <https://evil.example>"),
+  storedLiterally("markup", "page", "/pt-br/[x](https://evil.example)"),
+  storedLiterally("markup", "email", "victim@corp.example,attacker"),
+  storedLiterally("markup", "email", "victim@corp.example?cc=attacker"),
   {
     category: "markup",
     name: "visit with markup in source and every UTM field is counted as text",

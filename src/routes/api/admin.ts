@@ -104,9 +104,7 @@ adminApi.post("/change-password", outcome(), adminOnly(), visitor(), async (c) =
       log.warn("admin password change: wrong current password", { clientKey });
       throw refused(400, "wrong_current_password");
     }
-    if (error instanceof UnacceptablePassword) {
-      throw refused(400, error.reason === "too_common" ? "password_too_common" : "password_same_as_current");
-    }
+    if (error instanceof UnacceptablePassword) throw refused(400, `password_${error.reason}`);
     throw error;
   }
   log.info("admin password changed");

@@ -9,7 +9,7 @@ import {
   signIn,
 } from "../../../testing/admin.ts";
 import { sessionIdOf } from "../../services/sessions.ts";
-import { bootstrapAdmin } from "../../services/auth.ts";
+import { bootstrapAdmin, resetPassword, UnacceptablePassword } from "../../services/auth.ts";
 import { findAdminByEmail } from "../../db/admins.ts";
 
 const DAY = 86_400_000;
@@ -370,6 +370,71 @@ appTest("admin: a new password equal to the current one or among the most common
   }, { cookie });
   assert.equal(ok.status, 200);
 }, options);
+
+appTest(
+  "admin: the password rule's every refusal is a 400 with its reason; the password stays",
+  async (t) => {
+    clock = new Date("2026-11-10T12:00:00Z");
+    await seedAdmin(t.db);
+    const cookie = await signIn(t);
+    const before = (await findAdminByEmail(t.db, ADMIN_EMAIL))?.password_hash;
+    for (
+      const [newPassword, error] of [
+        ["        ", "password_blank"],
+        ["\u00a0\t\u00a0\t\u00a0\t\u00a0\t", "password_blank"],
+        ["CORRECT HORSE BATTERY", "password_same_as_current"],
+        [" Correct horse battery ", "password_same_as_current"],
+        ["Password123", "password_too_common"],
+        ["trustno1", "password_too_common"],
+        ["flamengo2024", "password_too_weak"],
+        ["Maria2026", "password_too_weak"],
+        ["Qwerty2026", "password_too_weak"],
+      ]
+    ) {
+      const res = await t.postJson("/api/admin/change-password", {
+        currentPassword: ADMIN_PASSWORD,
+        newPassword,
+      }, {
+        cookie,
+      });
+      assert.equal(res.status, 400, newPassword);
+      assert.deepEqual(await res.json(), { error }, newPassword);
+    }
+    const short = await t.postJson("/api/admin/change-password", {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword: "Xk9$mQ2",
+    }, { cookie });
+    assert.equal(short.status, 400);
+    assert.deepEqual((await short.json()).fields, { newPassword: "at least 8 characters" });
+    assert.equal((await findAdminByEmail(t.db, ADMIN_EMAIL))?.password_hash, before, "unchanged");
+    const ok = await t.postJson("/api/admin/change-password", {
+      currentPassword: ADMIN_PASSWORD,
+      newPassword: "Xk9$mQ2p",
+    }, { cookie });
+    assert.equal(ok.status, 204, "8 random characters are enough");
+  },
+  options,
+);
+
+appTest("admin: ADMIN_PASSWORD and the CLI reset follow the same rule as the dashboard", async (t) => {
+  await assert.rejects(
+    bootstrapAdmin(t.db, "boss@example.com", "password123"),
+    (e: Error) => e instanceof UnacceptablePassword && e.reason === "too_common",
+  );
+  await assert.rejects(
+    bootstrapAdmin(t.db, "boss@example.com", "         "),
+    (e: Error) => e instanceof UnacceptablePassword && e.reason === "blank",
+  );
+  assert.equal((await t.db.query("select 1 from admins")).length, 0, "no administrator with a weak password");
+  assert.equal(await bootstrapAdmin(t.db, "boss@example.com", "violet lantern orbit 42"), true);
+  // Once there is an administrator, ADMIN_PASSWORD is not used, so it is not judged either.
+  assert.equal(await bootstrapAdmin(t.db, "boss@example.com", "password123"), false);
+  await assert.rejects(
+    resetPassword(t.db, "boss@example.com", "flamengo2024"),
+    (e: Error) => e instanceof UnacceptablePassword && e.reason === "too_weak",
+  );
+  assert.equal(await resetPassword(t.db, "boss@example.com", "Tr3m-Azul-Cacto"), true);
+});
 
 appTest("admin: guessing the current password in change-password is throttled like sign-in", async (t) => {
   clock = new Date("2026-11-10T12:00:00Z");

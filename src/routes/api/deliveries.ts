@@ -15,7 +15,8 @@ export const deliveriesApi = new Hono<AppEnv>();
 
 deliveriesApi.get("/deliveries", adminOnly(), async (c) => {
   const { leads } = parseOr400(deliveriesQuery, { leads: c.req.query("leads") });
-  return c.json({ deliveries: await leadDeliveries(c.get("deps").db, leads, c.get("now")) });
+  const { db, config } = c.get("deps");
+  return c.json({ deliveries: await leadDeliveries(db, config, leads, c.get("now")) });
 });
 
 deliveriesApi.get("/destinations", adminOnly(), async (c) => {

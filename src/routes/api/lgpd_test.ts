@@ -189,3 +189,57 @@ appTest("lgpd: bad input is a 400 naming the field", async (t) => {
     assert.ok(field in json.fields, JSON.stringify(json.fields));
   }
 });
+
+// Odd addresses the lead form accepts (non-space text, @, text, a dot, text), each with how the person or the
+// administrator may type it later. Every one must be found: the form and the lookup share one rule.
+const ODD_ADDRESSES: Array<[stored: string, typedLater: string[]]> = [
+  ["Maria.SOUZA@Empresa.COM.BR", ["maria.souza@empresa.com.br", "MARIA.SOUZA@EMPRESA.COM.BR"]],
+  ["maria+leads@empresa.com.br", ["Maria+Leads@empresa.com.br"]],
+  ["josé.ñandú@correo.com.ar", ["JOSÉ.ÑANDÚ@correo.com.ar", "jose\u0301.n\u0303andu\u0301@correo.com.ar"]],
+  ["jose\u0301@nfd.example.com", ["josé@nfd.example.com"]],
+  ["  espacos@empresa.com.br   ", ["espacos@empresa.com.br", "espacos@empresa.com.br \t"]],
+  ['"maria@casa"@empresa.com.br', ['"MARIA@casa"@empresa.com.br']],
+  ["a@b@c.example.com", ["A@B@C.example.com"]],
+  ["o'brien@example.ie", ["O'Brien@example.ie"]],
+  ["用户@例子.广告", ["用户@例子.广告"]],
+  ["x_%_y@example.com", ["X_%_Y@example.com"]],
+];
+
+appTest("lgpd: every address the lead form accepts is found, however it is typed later", async (t) => {
+  const cookie = await signedIn(t);
+  for (const [i, [stored, later]] of ODD_ADDRESSES.entries()) {
+    const res = await t.postJson("/api/leads", {
+      name: `Odd ${i}`,
+      email: stored,
+      whatsapp: "11987654321",
+      plan: "Pro",
+    });
+    assert.equal(res.status, 201, `${stored}: ${await res.clone().text()}`);
+    await res.body?.cancel();
+    for (const typed of [stored, ...later]) {
+      const found = await getAs(t, cookie, `/api/admin/lgpd/leads?email=${encodeURIComponent(typed)}`);
+      assert.equal(found.status, 200, `${typed}: ${await found.clone().text()}`);
+      const { leads } = await found.json();
+      assert.deepEqual(leads.map((l: { name: string }) => l.name), [`Odd ${i}`], `${typed} finds ${stored}`);
+    }
+  }
+});
+
+appTest("lgpd: what the lead form refuses, the lookup refuses too (one rule)", async (t) => {
+  const cookie = await signedIn(t);
+  for (
+    const bad of ["maria", "maria@empresa", "maria @empresa.com", "@empresa.com", "maria@.", "a\u0000@b.co"]
+  ) {
+    const form = await t.postJson("/api/leads", {
+      name: "X",
+      email: bad,
+      whatsapp: "11987654321",
+      plan: "Pro",
+    });
+    assert.equal(form.status, 400, bad);
+    assert.ok("email" in (await form.json()).fields, bad);
+    const lookup = await getAs(t, cookie, `/api/admin/lgpd/leads?email=${encodeURIComponent(bad)}`);
+    assert.equal(lookup.status, 400, bad);
+    assert.ok("email" in (await lookup.json()).fields, bad);
+  }
+});

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { erasure, type PersonLead, personLeads } from "../../shared/admin_schemas.ts";
+import { isLeadEmail } from "../../shared/email.ts";
 import { ApiError, getJson, sendJson, SessionEnded } from "./api.ts";
 import { Card } from "./Card.tsx";
 import { formatSubmitted, visibleText } from "./format.ts";
@@ -57,7 +58,7 @@ export function LgpdPanel() {
     event.preventDefault();
     const typed = value.trim();
     const plausible = kind === "email"
-      ? /^[^\s@]+@[^\s@]+$/.test(typed)
+      ? isLeadEmail(typed) // the lead form's own rule: any address a lead left can be looked up
       : (typed.match(/\d/g) ?? []).length >= 8;
     if (!plausible) {
       toast({ title: "Erro", description: LABELS[kind].invalid, variant: "destructive" });

@@ -1,6 +1,7 @@
 import { format, parseISO } from "date-fns";
 import { ptBR } from "date-fns/locale/pt-BR";
 import { localStamp, todayIn } from "../../shared/analytics.ts";
+import { plainAddress } from "../../shared/email.ts";
 
 // The server counts days in ANALYTICS_TZ, so the dashboard shows instants and "today" in that zone too, not
 // the browser's (a lead at 23:30 in São Paulo belongs to that day wherever the administrator is).
@@ -85,12 +86,12 @@ export function visibleText(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase()}⟩`);
 }
 
-// A plain address: no `?`, `&`, `#`, `%` or `/` that a mail client would read as extra parameters (a
-// `victim@example.com?bcc=attacker@evil.example` lead must not copy anyone in).
-const PLAIN_ADDRESS = /^[A-Za-z0-9.!$'*+=^_`{|}~-]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$/;
-
-/** The `mailto:` link for a lead's e-mail, or null when it is not a plain address (shown as text then). */
+/**
+ * The `mailto:` link for a lead's e-mail, or null when it is not one plain address (shown as text then): a
+ * `victim@example.com?bcc=attacker@evil.example` lead must not copy anyone in. The same rule decides the
+ * sales e-mail's `Reply-To` (shared/email.ts).
+ */
 export function mailtoHref(email: string): string | null {
-  const address = email.trim();
-  return address.length <= 254 && PLAIN_ADDRESS.test(address) ? `mailto:${address}` : null;
+  const address = plainAddress(email);
+  return address ? `mailto:${address}` : null;
 }

@@ -17,6 +17,9 @@ Deno.test("lead list: a mailto link only for a plain address, never with extra p
       "a b@example.com",
       "javascript:alert(1)//@example.com",
       "<a@example.com>",
+      "victim@corp.example,attacker@evil.example",
+      "victim@corp.example;attacker@evil.example",
+      '"victim@corp.example"@evil.example',
     ]
   ) {
     assert.equal(mailtoHref(bad), null, bad);

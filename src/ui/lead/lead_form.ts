@@ -1,4 +1,5 @@
 import { SITE } from "../../site.ts";
+import { isLeadEmail } from "../../shared/email.ts";
 import type { LeadIntent } from "./lead_events.ts";
 
 // The lead form's rules (spec section 5), kept apart from the component so they are tested directly.
@@ -10,15 +11,13 @@ export interface LeadFields {
 
 export type LeadErrors = Partial<Record<keyof LeadFields, string>>;
 
-const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
-
 /** Translation keys (in the `lead` namespace) of each field's error; empty when the form is valid. */
 export function validateLead(fields: LeadFields): LeadErrors {
   const errors: LeadErrors = {};
   if (!fields.name.trim()) errors.name = "leadModal.validation.nameRequired";
   const email = fields.email.trim();
   if (!email) errors.email = "leadModal.validation.emailRequired";
-  else if (!EMAIL_PATTERN.test(email)) errors.email = "leadModal.validation.emailInvalid";
+  else if (!isLeadEmail(email)) errors.email = "leadModal.validation.emailInvalid";
   if (!fields.whatsapp.trim()) errors.whatsapp = "leadModal.validation.whatsappRequired";
   return errors;
 }
