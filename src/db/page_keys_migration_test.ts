@@ -1,4 +1,4 @@
-// migrations/00012_page_keys.sql on rows stored before it: raw page views and the roll-ups of pages and entry
+// migrations/00015_page_keys.sql on rows stored before it: raw page views and the roll-ups of pages and entry
 // pages end up under the same keys as new rows (src/shared/page_key.ts), added up where they now agree.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
@@ -19,8 +19,8 @@ const OLD_SOURCES = [
   "/",
 ];
 
-dbTest("migration 00012: old page views and page roll-ups are rewritten to their page keys", async (db) => {
-  const sql = (await readMigrations()).find((m) => m.name === "00012_page_keys.sql")!.sql;
+dbTest("migration 00015: old page views and page roll-ups are rewritten to their page keys", async (db) => {
+  const sql = (await readMigrations()).find((m) => m.name === "00015_page_keys.sql")!.sql;
   for (const [i, source] of OLD_SOURCES.entries()) {
     await db.query(
       `insert into visits (occurred_at, visitor_key, source) values ('2026-11-10T12:00:00Z', $1, $2)`,

@@ -1,7 +1,7 @@
 // The key a page view is counted under in "Páginas mais visitadas": the path plus query the browser sent,
 // without the ad click ids (a new value on every ad click: the presence is kept as a flag, visits.click_ids)
 // and with the path in one form, without a trailing slash (`/pt-br/` and `/pt-br` are one page). The same
-// rule, in SQL, rewrote the rows stored before it (migrations/00012_page_keys.sql).
+// rule, in SQL, rewrote the rows stored before it (migrations/00015_page_keys.sql).
 import { CLICK_IDS } from "./click_ids.ts";
 
 const DROPPED = new Set<string>(CLICK_IDS);
