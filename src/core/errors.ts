@@ -47,6 +47,13 @@ export class UnsupportedMediaType extends HttpError {
   }
 }
 
+/** The request's body did not arrive within the time a body is given (server/body.ts). */
+export class RequestTimeout extends HttpError {
+  constructor(limitMs: number) {
+    super(408, "request_timeout", { error: "request_timeout", limitMs });
+  }
+}
+
 export class RateLimited extends HttpError {
   constructor(readonly retryAfterSeconds: number, message = "rate_limited") {
     super(429, message, { error: "rate_limited", message, retryAfter: retryAfterSeconds });

@@ -1,6 +1,20 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { ClientAborted, PayloadTooLarge, UnsupportedMediaType, ValidationError } from "../core/errors.ts";
+import {
+  ClientAborted,
+  PayloadTooLarge,
+  RequestTimeout,
+  UnsupportedMediaType,
+  ValidationError,
+} from "../core/errors.ts";
+
+/**
+ * How long a body may take to arrive once its handler reads it. The connection guard already cuts a request
+ * not answered 10 s after its headers; this clock is for the app served plainly behind a proxy
+ * (CONNECTION_GUARD=0), where nothing else would end a body that drips (Caddy does not time an HTTP/2
+ * stream's body): the request ends with 408 and its stream is cancelled.
+ */
+export const BODY_TIMEOUT_MS = 10_000;
 
 /** Turns zod issues into `{ field: message }`, the shape every 400 answer uses. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
@@ -73,6 +87,8 @@ export interface ReadJsonOptions {
   maxBytes: number;
   /** Also accept `text/plain` (sendBeacon with a string body sends it). */
   allowTextPlain?: boolean;
+  /** How long the body may take to arrive (default BODY_TIMEOUT_MS). */
+  timeoutMs?: number;
 }
 
 /**
@@ -100,7 +116,11 @@ export async function readJsonValue(c: Context, options: ReadJsonOptions): Promi
   if (declared > options.maxBytes) throw new PayloadTooLarge(options.maxBytes);
   let text: string;
   try {
-    text = await readLimited(c.req.raw, options.maxBytes);
+    text = await withDeadline(
+      readLimited(c.req.raw, options.maxBytes),
+      options.timeoutMs ?? BODY_TIMEOUT_MS,
+      () => c.req.raw.body?.cancel().catch(() => {}),
+    );
   } catch (error) {
     throw isClientGone(error) ? new ClientAborted() : error;
   }
@@ -117,6 +137,23 @@ function isClientGone(error: unknown): boolean {
     error instanceof Deno.errors.ConnectionReset || error instanceof Deno.errors.ConnectionAborted ||
     error instanceof Deno.errors.UnexpectedEof || error instanceof Deno.errors.BrokenPipe ||
     error instanceof Deno.errors.Http;
+}
+
+/** `work`, or RequestTimeout after `ms` (then `onTimeout` releases what the read holds). */
+async function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => unknown): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new RequestTimeout(ms));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    work.catch(() => {}); // the read may still fail once cancelled: nobody waits for it then
+  }
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });

@@ -36,6 +36,7 @@ const GENERAL_TEXTS: Record<string, string> = {
   method_not_allowed: "Requisição inválida.",
   not_found: "Endereço não encontrado.",
   client_aborted: "A requisição foi interrompida.",
+  request_timeout: "Os dados demoraram demais para chegar. Tente novamente.",
   database_unavailable: "Serviço indisponível no momento. Tente novamente em instantes.",
   service_unavailable: "Serviço indisponível no momento. Tente novamente em instantes.",
   internal: "Erro interno do servidor. Tente novamente em instantes.",
