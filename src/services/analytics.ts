@@ -19,7 +19,8 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import { addDays, localStamp, previousPeriod, ratePercent, todayIn } from "../shared/analytics.ts";
+import { addDays, localStamp, previousPeriod, todayIn } from "../shared/analytics.ts";
+import { conversionRate } from "../shared/metrics.ts";
 import { channelLabel } from "../shared/channels.ts";
 
 /** How many items each ranking lists. */
@@ -58,7 +59,7 @@ export async function trackingStats(db: Db, range: DayRange | undefined, tz: str
   const { clicks, conversions } = range
     ? await eventTotals(db, range, tz)
     : await allTimeClicksAndConversions(db, tz);
-  return { clicks, conversions, rate: ratePercent(conversions, clicks) };
+  return { clicks, conversions, rate: conversionRate(conversions, clicks) };
 }
 
 export interface PeriodSummary extends EventTotals, VisitorTotals {
@@ -66,7 +67,7 @@ export interface PeriodSummary extends EventTotals, VisitorTotals {
   end: string;
   /** conversions / clicks × 100. */
   conversionRate: number;
-  /** leads / clicks × 100 (the chart's rate, over the whole period). */
+  /** leads / clicks × 100 (the chart's rate, over the whole period): the same, a conversion being a lead. */
   leadRate: number;
 }
 
@@ -76,8 +77,8 @@ async function summarize(db: Db, range: DayRange, tz: string): Promise<PeriodSum
     ...range,
     ...totals,
     ...visitors,
-    conversionRate: ratePercent(totals.conversions, totals.clicks),
-    leadRate: ratePercent(totals.leads, totals.clicks),
+    conversionRate: conversionRate(totals.conversions, totals.clicks),
+    leadRate: conversionRate(totals.leads, totals.clicks),
   };
 }
 
@@ -119,7 +120,7 @@ export async function pageRanking(db: Db, range: DayRange, tz: string) {
 export async function conversionByUtmSource(db: Db, range: DayRange, tz: string) {
   return (await conversionBySource(db, range, tz)).map((r) => ({
     ...r,
-    rate: ratePercent(r.conversions, r.clicks),
+    rate: conversionRate(r.conversions, r.clicks),
   }));
 }
 
