@@ -9,7 +9,7 @@ export const ERROR_TEXTS: Record<AdminErrorCode | "rate_limited", string> = {
   wrong_current_password: "Senha atual incorreta.",
   password_same_as_current: "A nova senha deve ser diferente da atual.",
   password_too_common: "Essa senha está entre as mais usadas. Escolha outra.",
-  nothing_to_resend: "Nada a reenviar: já entregue, em envio ou inexistente",
+  nothing_to_resend: "Nada a reenviar: já entregue, em envio ou inexistente.",
 };
 
 /** The text for an error code, if the dashboard has one (the caller then shows its own fallback). */
