@@ -26,7 +26,7 @@ async function expectToast(page: Page, title: string, description: string) {
 }
 
 async function signIn(page: Page, password: string) {
-  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
   await page.getByLabel("Senha", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 10_000 });
@@ -71,7 +71,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await page.getByRole("button", { name: "Entrar" }).click();
     await expectToast(page, "Campos obrigatórios", "Por favor, preencha email e senha.");
 
-    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
     await page.getByLabel("Senha", { exact: true }).fill("senha-errada");
     await page.getByRole("button", { name: "Entrar" }).click();
     await expectToast(page, "Erro no login", "E-mail ou senha inválidos.");

@@ -7,14 +7,14 @@ import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
-import { insertClick, insertConversion, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { insertClick, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import { waitFor } from "./visitor.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 
 async function signIn(page: Page) {
-  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
   await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 10_000 });
@@ -137,9 +137,13 @@ browserTest(
       await insertVisit(server.db, sp("2026-11-20T10:00:00"), "b", "/pt-br");
       await insertVisit(server.db, sp("2026-11-21T10:00:00"), "c", "/pt-br");
       await insertClick(server.db, sp("2026-11-20T10:00:00"));
-      // October (the previous period): 1 click, 1 conversion, a 100% rate; November: 0%.
+      // October (the previous period): 1 click, 1 lead (a conversion), a 100% rate; November: 3.600%.
       await insertClick(server.db, sp("2026-10-15T10:00:00"));
-      await insertConversion(server.db, sp("2026-10-15T10:01:00"));
+      await insertLead(server.db, sp("2026-10-15T10:01:00"), {
+        name: "Outubro",
+        email: "outubro@example.com",
+        whatsapp: "+55 11 91234-5678",
+      });
       for (let i = 0; i < 36; i++) {
         await insertLead(server.db, sp("2026-11-20T11:00:00"), {
           name: `Lead ${i}`,
@@ -161,7 +165,7 @@ browserTest(
       // Comparisons on comparable units: a rate changes in percentage points; the funnel per visitor.
       assert.match(
         await page.getByTestId("conversion-rate").locator("xpath=..").locator(".metric-change").innerText(),
-        /^▼\s+100,0 p\.p\.\s+vs\. período anterior$/,
+        /^▲\s+3\.500,0 p\.p\.\s+vs\. período anterior$/,
       );
       assert.deepEqual(await page.locator(".funnel-step").allInnerTexts(), [
         "pessoas (por endereço IP)",

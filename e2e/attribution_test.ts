@@ -78,14 +78,14 @@ browserTest(
         const { page, problems, close } = await openPage(server.baseUrl, { width, height: 900 });
         try {
           await page.goto(server.baseUrl + "/pt-br/admin");
-          await page.getByLabel("Email").fill(EMAIL);
+          await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
           await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
           await page.getByRole("button", { name: "Entrar" }).click();
           const card = page.locator(".lead").filter({ hasText: "Renata Lima" });
           await card.waitFor({ timeout: 20_000 });
           const first = await card.getByTestId("lead-first-touch").innerText();
           const last = await card.getByTestId("lead-last-touch").innerText();
-          for (const text of ["Busca orgânica", "google / organic", "/pt-br/pipefy-whatsapp-integracao"]) {
+          for (const text of ["Pesquisa orgânica", "google / organic", "/pt-br/pipefy-whatsapp-integracao"]) {
             assert.ok(first.includes(text), `first touch: ${first}`);
           }
           for (const text of ["Social orgânico", "ig / social", "bio", BIO]) {
@@ -97,7 +97,7 @@ browserTest(
           );
           // Visits, clicks, leads, rate per channel (the click and the lead came from the Instagram session).
           assert.deepEqual(channels, [
-            ["Busca orgânica", "2", "0", "0", "0,0%"],
+            ["Pesquisa orgânica", "2", "0", "0", "0,0%"],
             ["Social orgânico", "1", "1", "1", "100,0%"],
           ]);
           const byChannel = await page.locator("#conversion-by-channel tbody tr").innerText();

@@ -121,7 +121,7 @@ async function thirdPartiesRan(v: Visitor, label: string) {
 }
 
 async function signIn(page: Page) {
-  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
   await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 15_000 });

@@ -108,7 +108,7 @@ browserTest(
     try {
       await seed(server.db);
       await page.goto(server.baseUrl + "/pt-br/admin");
-      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Entrar" }).click();
       await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 15_000 });

@@ -87,7 +87,7 @@ browserTest(
 
       const page = admin.page;
       await page.goto(server.baseUrl + "/pt-br/admin");
-      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Entrar" }).click();
       await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 10_000 });

@@ -50,7 +50,7 @@ for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 
       );
 
       await page.goto(server.baseUrl + "/pt-br/admin");
-      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Entrar" }).click();
       const panel = page.getByRole("region", { name: "Dados pessoais (LGPD)" });

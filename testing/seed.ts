@@ -4,6 +4,11 @@
 // public paths (source, medium and channel derived by the server's own rules, services/attribution.ts) and
 // visitor keys shaped like src/services/visitor_key.ts (32 hex characters, a fresh set each local month, and
 // each visit's link keys for the next months, so the roll-ups match visitors across months as in production).
+// Everything happens in browser sessions, as production writes it (testing/invariants.ts lists the rules,
+// src/db/invariants_test.ts checks them): one touch per session, whose first page view is its entry; a plan
+// click after a page view; a lead after its plan's click, with the session id, its last touch (the session)
+// and first touch (the visitor's earliest session start in the attribution window); a conversion only for a
+// stored lead of its session, after it (a few reports are lost, so a few leads have none).
 // PostgreSQL is written with COPY; PGlite with big array inserts. The roll-up job then runs, so the data
 // is in the state a long-running server would have.
 //   DATABASE_URL=postgres://… deno run -A testing/seed.ts [--visits 1000000] [--schema name]
@@ -53,7 +58,19 @@ export interface SeedResult {
 }
 
 // Per 1,000,000 visits (the issue's default mix).
-const PER_MILLION = { visitorKeys: 200_000, clicks: 100_000, conversions: 30_000, leads: 20_000 };
+// Every conversion reports a stored lead of its session, so there are never more conversions than leads: a
+// few reports are lost on the way (the browser leaves for the checkout page).
+const PER_MILLION = { visitorKeys: 200_000, clicks: 100_000, leads: 20_000, conversions: 19_400 };
+/** services/leads.ts's first-touch window (ATTRIBUTION_DAYS, 30 by default). */
+const ATTRIBUTION_DAYS = 30;
+
+/** A session start of a visitor: its time, touch and landing page. */
+interface SessionStart {
+  at: number;
+  touch: Touch;
+  campaign: string | null;
+  page: string;
+}
 
 function prng(seed: number) {
   let a = seed >>> 0;
@@ -84,7 +101,7 @@ interface Utm {
   term: string | null;
   content: string | null;
 }
-const NO_UTM: Utm = { source: null, medium: null, campaign: null, term: null, content: null };
+const NO_UTM_VISIT: Utm = { source: null, medium: null, campaign: null, term: null, content: null };
 
 const SOURCE = weighted<string | null>([
   [null, 42],
@@ -283,6 +300,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_term",
     "utm_content",
     "referrer_host",
+    "click_ids",
     "traffic_source",
     "traffic_medium",
     "channel",
@@ -321,25 +339,31 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_campaign",
     "utm_medium",
     "page",
+    "session_id",
     "first_source",
     "first_medium",
     "first_campaign",
     "first_channel",
     "first_landing_page",
+    "first_touch_at",
     "last_source",
     "last_medium",
     "last_campaign",
     "last_channel",
     "last_landing_page",
+    "last_referrer",
   ],
 };
 const TYPES: Record<string, string> = {
   occurred_at: "timestamptz",
   submitted_at: "timestamptz",
-  entry: "boolean",
+  first_touch_at: "timestamptz",
 };
-/** Columns sent as text and cast on insert (an array cannot travel inside a text[] parameter). */
-const CASTS: Record<string, string> = { link_keys: "text[]" };
+/**
+ * Columns sent as text and cast on insert (an array cannot travel inside a text[] parameter, and postgres.js
+ * writes every element of a boolean[] parameter but a JavaScript `true` as false).
+ */
+const CASTS: Record<string, string> = { link_keys: "text[]", click_ids: "text[]", entry: "boolean" };
 
 function copySink(sql: postgres.Sql, table: Table): Promise<Sink> {
   return (async () => {
@@ -443,11 +467,12 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
   let visitorKeys = 0;
 
   const clickChance = PER_MILLION.clicks / 1_000_000;
-  const conversionChance = PER_MILLION.conversions / PER_MILLION.clicks;
-  const leadChance = PER_MILLION.leads / PER_MILLION.conversions;
+  const leadChance = PER_MILLION.leads / PER_MILLION.clicks;
+  const conversionChance = PER_MILLION.conversions / PER_MILLION.leads;
   const count = { visits: 0, clicks: 0, conversions: 0, leads: 0 };
   let remaining = visits;
   let weightLeft = totalWeight;
+  let sessions = 0;
   // The server derives a touch per event; the seed does the same, once per distinct arrival.
   const touches = new Map<string, Touch>();
   const touchOf = (utm: Utm, referrer: string | null, clickId: ClickId | null): Touch => {
@@ -465,6 +490,11 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
     }
     return touch;
   };
+  // Each visitor's session starts (entries) of the last ATTRIBUTION_DAYS, oldest first: a lead's first touch
+  // is the earliest of them, as services/leads.ts finds it. Keyed by visitor number, which is one address
+  // across months (its keys are linked, and the server derives every month's key from the address).
+  const entries = new Map<number, SessionStart[]>();
+  const attributionMs = ATTRIBUTION_DAYS * 86_400_000;
 
   for (let d = 0; d < days; d++) {
     const n = d === days - 1 ? remaining : Math.round((remaining * weights[d]) / weightLeft);
@@ -479,9 +509,19 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
       : linkMonths(addDays(start, d), months[month]).map((_, k) => month + 1 + k);
     const dayStart = dayStarts[d];
     const dayEnd = Math.min(dayStarts[d + 1], now);
-    for (let i = 0; i < n; i++) {
+    // The day's browser sessions, in the order they start (so every earlier entry is known when a lead
+    // looks for its first touch). About one page view in 1.6 starts a session.
+    const plan: { at: number; views: number }[] = [];
+    for (let left = n; left > 0;) {
+      let views = 1;
+      while (views < left && rand() < 0.375) views++;
+      left -= views;
       let at = dayStart + HOURS(rand()) * 3_600_000 + Math.floor(rand() * 3_600_000);
       if (at >= dayEnd) at = dayStart + Math.floor(rand() * (dayEnd - dayStart));
+      plan.push({ at, views });
+    }
+    plan.sort((a, b) => a.at - b.at);
+    for (const { at: startAt, views } of plan) {
       // Returning visitors: low ids come back far more often than high ones.
       const visitor = Math.floor(pool * Math.pow(rand(), 1.6));
       let key = keys[month][visitor];
@@ -490,6 +530,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         seen[month][visitor] = 1;
         visitorKeys++;
       }
+      // One touch per session: every page view, click and lead of it carries the same UTM origin.
       const source = SOURCE(rand());
       const utm: Utm = source
         ? {
@@ -501,12 +542,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
             ? pick(["video-demo", "carrossel", null])
             : null,
         }
-        : { source: null, medium: null, campaign: null, term: null, content: null };
-      let page = PAGE(rand());
-      if (source && rand() < 0.35) {
-        page += `?utm_source=${source}&utm_medium=${utm.medium}` +
-          (utm.campaign ? `&utm_campaign=${utm.campaign}` : "");
-      }
+        : NO_UTM_VISIT;
       // Most tagged visits come with their network's referrer; ad clicks carry its click id.
       const [taggedReferrer, taggedClick] = source ? UTM_REFERRER[source] : [null, null];
       const referrer = source ? (rand() < 0.7 ? taggedReferrer : null) : REFERRER(rand());
@@ -517,56 +553,78 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         ? "gclid" // ads without UTM: auto-tagging only
         : null;
       const touch = touchOf(utm, referrer, clickId);
-      // About one page view in 1.6 starts a session (its landing page).
-      const entry = rand() < 0.62;
-      const session = key.slice(0, 8) + (Math.floor(at / 1_800_000) % 100000).toString(16);
-      const iso = new Date(at).toISOString();
+      const session = `${startAt.toString(36)}.${(sessions++).toString(36)}`;
       const links = `{${linkAhead.map((m) => keyOf(m, visitor)).join(",")}}`;
-      await sinks.visits.add(
-        `${iso}\t${key}\t${session}\t${page}\t${cell(utm.source)}\t${cell(utm.campaign)}\t${
-          cell(utm.medium)
-        }\t${cell(utm.term)}\t${cell(utm.content)}\t${
-          cell(touch.referrer)
-        }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${entry ? "t" : "f"}\t${links}`,
-      );
-      count.visits++;
-      // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
-      const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;
-      if (rand() >= clickChance * lift) continue;
-      const plan = PLANS(rand());
-      const clickAt = Math.min(at + 20_000 + Math.floor(rand() * 120_000), now - 1);
       const utmCells = `${cell(utm.source)}\t${cell(utm.campaign)}\t${cell(utm.medium)}`;
-      await sinks.clicks.add(
-        `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${
-          plan[2]
-        }\t${utmCells}\t${touch.source}\t${touch.channel}`,
-      );
-      count.clicks++;
-      if (rand() >= conversionChance) continue;
-      const convAt = Math.min(clickAt + 45_000 + Math.floor(rand() * 240_000), now - 1);
-      const convIso = new Date(convAt).toISOString();
-      await sinks.conversions.add(
-        `${convIso}\t${key}\t${session}\t${plan[2]}\t${utmCells}\t${touch.channel}`,
-      );
-      count.conversions++;
-      if (rand() >= leadChance) continue;
-      const first = pick(FIRST);
-      const last = pick(LAST);
-      count.leads++;
-      const email = `${first}.${last}.${count.leads}@exemplo.com.br`.toLowerCase().normalize("NFD")
-        .replace(/[\u0300-\u036f]/g, "");
-      const phone = `+55 (${pick(DDD)}) 9${String(1000 + Math.floor(rand() * 9000))}-${
-        String(1000 + Math.floor(rand() * 9000))
-      }`;
-      // First touch: the session itself, or (one lead in three) an earlier organic search visit.
-      const firstTouch = rand() < 0.33 ? touchOf(NO_UTM, "www.google.com.br", null) : touch;
-      const touchCells = (t: Touch, landing: string) =>
-        `${t.source}\t${t.medium}\t${cell(t.campaign)}\t${t.channel}\t${landing}`;
-      await sinks.leads.add(
-        `${convIso}\t${first} ${last}\t${email}\t${phone}\t${plan[0]}\t${plan[1]}\t${utmCells}\t${page}\t${
-          touchCells(firstTouch, firstTouch === touch ? page : PAGE(rand()))
-        }\t${touchCells(touch, page)}`,
-      );
+      // The landing page keeps the campaign's query when it had one.
+      let landing = PAGE(rand());
+      if (source && rand() < 0.35) {
+        landing += `?utm_source=${source}&utm_medium=${utm.medium}` +
+          (utm.campaign ? `&utm_campaign=${utm.campaign}` : "");
+      }
+      const history = entries.get(visitor) ?? [];
+      entries.set(visitor, history);
+      while (history.length && history[0].at < startAt - attributionMs) history.shift();
+      history.push({ at: startAt, touch, campaign: utm.campaign, page: landing });
+      // Page views a minute or two apart, never past the day's end (nor now).
+      let at = startAt;
+      for (let v = 0; v < views; v++) {
+        if (v > 0) at = Math.min(at + 15_000 + Math.floor(rand() * 150_000), dayEnd - 1);
+        const page = v === 0 ? landing : PAGE(rand());
+        await sinks.visits.add(
+          `${new Date(at).toISOString()}\t${key}\t${session}\t${page}\t${cell(utm.source)}\t${
+            cell(utm.campaign)
+          }\t${cell(utm.medium)}\t${cell(utm.term)}\t${cell(utm.content)}\t${cell(touch.referrer)}\t${
+            clickId ? `{${clickId}}` : "{}"
+          }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${v === 0 ? "t" : "f"}\t${links}`,
+        );
+        count.visits++;
+        // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
+        const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;
+        if (rand() >= clickChance * lift) continue;
+        // A plan click opens the lead form on this page.
+        const chosen = PLANS(rand());
+        const clickAt = Math.min(at + 20_000 + Math.floor(rand() * 120_000), now - 1);
+        await sinks.clicks.add(
+          `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${
+            chosen[2]
+          }\t${utmCells}\t${touch.source}\t${touch.channel}`,
+        );
+        count.clicks++;
+        if (rand() >= leadChance) continue;
+        // The form is sent and stored; the browser then reports the conversion, which the server stores for
+        // that stored lead of the session (a report lost on the way leaves a lead without one).
+        const leadAt = Math.min(clickAt + 45_000 + Math.floor(rand() * 240_000), now - 1);
+        const first = pick(FIRST);
+        const last = pick(LAST);
+        count.leads++;
+        const email = `${first}.${last}.${count.leads}@exemplo.com.br`.toLowerCase().normalize("NFD")
+          .replace(/[\u0300-\u036f]/g, "");
+        const phone = `+55 (${pick(DDD)}) 9${String(1000 + Math.floor(rand() * 9000))}-${
+          String(1000 + Math.floor(rand() * 9000))
+        }`;
+        // First touch: the visitor's earliest session start in the attribution window (maybe this one).
+        const firstTouch = history.find((e) => e.at >= leadAt - attributionMs)!;
+        const touchCells = (t: Touch, campaign: string | null, landingPage: string) =>
+          `${t.source}\t${t.medium}\t${cell(campaign)}\t${t.channel}\t${landingPage}`;
+        await sinks.leads.add(
+          `${new Date(leadAt).toISOString()}\t${first} ${last}\t${email}\t${phone}\t${chosen[0]}\t${
+            chosen[1]
+          }\t${utmCells}\t${page}\t${session}\t${
+            touchCells(firstTouch.touch, firstTouch.campaign, firstTouch.page)
+          }\t${new Date(firstTouch.at).toISOString()}\t${touchCells(touch, touch.campaign, landing)}\t${
+            cell(touch.referrer)
+          }`,
+        );
+        if (rand() >= conversionChance) continue;
+        const convAt = Math.min(leadAt + 300 + Math.floor(rand() * 1_500), now);
+        await sinks.conversions.add(
+          `${new Date(convAt).toISOString()}\t${key}\t${session}\t${
+            chosen[2]
+          }\t${utmCells}\t${touch.channel}`,
+        );
+        count.conversions++;
+      }
     }
   }
   for (const sink of Object.values(sinks)) await sink.end();

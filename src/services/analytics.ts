@@ -19,14 +19,8 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
-import {
-  addDays,
-  type ComparisonRange,
-  comparisonRange,
-  ratePercent,
-  timeIn,
-  todayIn,
-} from "../shared/analytics.ts";
+import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
+import { conversionRate } from "../shared/metrics.ts";
 
 /** How many items each ranking lists. */
 export const RANKING_SIZE = 10;
@@ -64,7 +58,7 @@ export async function trackingStats(db: Db, range: DayRange | undefined, tz: str
   const { clicks, conversions } = range
     ? await eventTotals(db, range, tz)
     : await allTimeClicksAndConversions(db, tz);
-  return { clicks, conversions, rate: ratePercent(conversions, clicks) };
+  return { clicks, conversions, rate: conversionRate(conversions, clicks) };
 }
 
 export interface PeriodSummary extends EventTotals, VisitorTotals {
@@ -72,7 +66,7 @@ export interface PeriodSummary extends EventTotals, VisitorTotals {
   end: string;
   /** conversions / clicks × 100. */
   conversionRate: number;
-  /** leads / clicks × 100 (the chart's rate, over the whole period). */
+  /** leads / clicks × 100 (the chart's rate, over the whole period): the same, a conversion being a lead. */
   leadRate: number;
 }
 
@@ -90,8 +84,8 @@ async function summarize(db: Db, range: DayRange, tz: string, until: string | nu
     ...range,
     ...totals,
     ...visitors,
-    conversionRate: ratePercent(totals.conversions, totals.clicks),
-    leadRate: ratePercent(totals.leads, totals.clicks),
+    conversionRate: conversionRate(totals.conversions, totals.clicks),
+    leadRate: conversionRate(totals.leads, totals.clicks),
   };
 }
 
@@ -141,7 +135,7 @@ export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = 
 export async function conversionByUtmSource(db: Db, range: DayRange, tz: string) {
   return (await conversionBySource(db, range, tz)).map((r) => ({
     ...r,
-    rate: ratePercent(r.conversions, r.clicks),
+    rate: conversionRate(r.conversions, r.clicks),
   }));
 }
 

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { appTest, type TestApp } from "../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../testing/admin.ts";
-import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
+import {
+  insertClick,
+  insertConversion,
+  insertLead,
+  insertVisit,
+  sp,
+} from "../../testing/analytics_fixture.ts";
 import { rollupState } from "../db/rollups.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { startJob } from "./jobs.ts";
@@ -96,6 +102,12 @@ appTest(
     await insertClick(t.db, sp("2026-11-21T23:59:30"), { utmSource: "google" });
     await insertVisit(t.db, sp("2026-11-22T00:00:00"), "a", "/pt-br", { utmSource: "google" });
     await insertVisit(t.db, sp("2026-11-22T00:05:00"), "b", "/en");
+    await insertLead(t.db, sp("2026-11-22T00:06:00"), {
+      name: "Lia",
+      email: "lia@example.com",
+      whatsapp: "1",
+      utmSource: "google",
+    });
     await insertConversion(t.db, sp("2026-11-22T00:06:00"), { utmSource: "google" });
     const paths = [...endpoints("2026-11-21", "2026-11-22"), ...endpoints("2026-11-22", "2026-11-22")];
     const raw = await answers(t, cookie, paths);

@@ -9,7 +9,7 @@ import {
   topRanked,
   topRankedWithPrevious,
 } from "../db/analytics.ts";
-import { ratePercent } from "../shared/analytics.ts";
+import { conversionRate } from "../shared/metrics.ts";
 import { CHANNELS } from "../shared/channels.ts";
 import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
 
@@ -23,7 +23,7 @@ export interface ChannelRow {
   leads: number;
   /** leads / clicks × 100 (the chart's rate). */
   leadRate: number;
-  /** conversions / clicks × 100 (as conversion by UTM source). */
+  /** conversions / clicks × 100 (as conversion by UTM source): the same as leadRate. */
   conversionRate: number;
 }
 
@@ -43,13 +43,14 @@ async function channelRows(db: Db, range: DayRange, tz: string): Promise<Channel
     return r;
   };
   for (const v of visits) row(v.key).visits = v.visits;
-  for (const a of actions) Object.assign(row(a.channel), { clicks: a.clicks, conversions: a.conversions });
-  for (const l of leads) row(l.channel).leads = l.leads;
+  for (const a of actions) row(a.channel).clicks = a.clicks;
+  // A conversion is a stored lead (db/analytics.ts eventTotals): one count, under both names.
+  for (const l of leads) Object.assign(row(l.channel), { leads: l.leads, conversions: l.leads });
   return [...rows.values()]
     .map((r) => ({
       ...r,
-      leadRate: ratePercent(r.leads, r.clicks),
-      conversionRate: ratePercent(r.conversions, r.clicks),
+      leadRate: conversionRate(r.leads, r.clicks),
+      conversionRate: conversionRate(r.conversions, r.clicks),
     }))
     .sort((a, b) =>
       b.visits - a.visits || b.clicks - a.clicks || b.leads - a.leads || (a.channel < b.channel ? -1 : 1)

@@ -79,7 +79,7 @@ const EXPECTED = {
       row("organic_social", 1, 0, 0, 0, 0, 0),
     ],
     previous: [
-      row("organic_search", 2, 1, 0, 1, 100, 0),
+      row("organic_search", 2, 1, 1, 1, 100, 100), // a conversion is its stored lead
       row("organic_social", 1, 0, 0, 0, 0, 0),
     ],
     comparison: { start: "2026-11-08", end: "2026-11-09" },

@@ -21,13 +21,15 @@ export const CHANNELS = [
 
 export type Channel = typeof CHANNELS[number];
 
+// As Google Analytics 4 names its default channel groups in Portuguese (Brazil), so a marketer reads the
+// same words here as there; "IA" (AI assistants) is ours.
 export const CHANNEL_LABELS: Record<Channel, string> = {
-  paid_search: "Pago — busca",
-  paid_social: "Pago — social",
-  paid_video: "Pago — vídeo",
+  paid_search: "Pesquisa paga",
+  paid_social: "Social pago",
+  paid_video: "Vídeo pago",
   display: "Display",
-  paid_other: "Pago — outros",
-  organic_search: "Busca orgânica",
+  paid_other: "Outros pagos",
+  organic_search: "Pesquisa orgânica",
   organic_social: "Social orgânico",
   organic_video: "Vídeo orgânico",
   ai: "IA",

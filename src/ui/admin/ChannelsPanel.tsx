@@ -5,6 +5,7 @@ import { Delta } from "./Delta.tsx";
 import { formatComparison, formatInt, formatPercent } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
 import { type Period, useChannels } from "./queries.ts";
+import { Term } from "./Term.tsx";
 
 const NONE: ChannelRow = {
   channel: "",
@@ -28,7 +29,7 @@ export function ChannelsPanel({ period }: { period: Period }) {
     <Card
       id="channels"
       title="Canais"
-      subtitle="De onde vêm as visitas (UTM, site de origem e identificador de clique); leads pelo último toque"
+      subtitle="De onde vêm as visitas (UTM, site de origem e identificador de clique); cliques e leads pela sessão em que aconteceram"
     >
       {q.isPending
         ? <Loading />
@@ -42,10 +43,18 @@ export function ChannelsPanel({ period }: { period: Period }) {
               <thead>
                 <tr>
                   <th scope="col">Canal</th>
-                  <th scope="col" className="num">Visitas</th>
-                  <th scope="col" className="num">Cliques</th>
-                  <th scope="col" className="num">Leads</th>
-                  <th scope="col" className="num">Taxa</th>
+                  <th scope="col" className="num">
+                    <Term id="visits" />
+                  </th>
+                  <th scope="col" className="num">
+                    <Term id="planClicks">Cliques</Term>
+                  </th>
+                  <th scope="col" className="num">
+                    <Term id="leads" />
+                  </th>
+                  <th scope="col" className="num">
+                    <Term id="conversionRate">Taxa</Term>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -83,7 +92,7 @@ export function ChannelsPanel({ period }: { period: Period }) {
           </div>
         )}
       <p className="admin-muted card-note">
-        Taxa = leads ÷ cliques nos planos. Setas: comparação com o período anterior
+        Taxa = leads ÷ cliques nos planos (a taxa de conversão). Setas: comparação com o período anterior
         {q.data ? ` (${formatComparison(q.data.comparison)})` : ""}.
       </p>
     </Card>
@@ -96,7 +105,11 @@ export function ChannelConversionTable({ period }: { period: Period }) {
   const rows = q.data?.current.filter((r) => r.clicks > 0 || r.conversions > 0)
     .sort((a, b) => b.clicks - a.clicks || b.conversions - a.conversions) ?? [];
   return (
-    <Card id="conversion-by-channel" title="Conversão por canal">
+    <Card
+      id="conversion-by-channel"
+      title="Conversão por canal"
+      subtitle="Cliques nos planos e leads por canal da sessão"
+    >
       {q.isPending
         ? <Loading />
         : q.isError

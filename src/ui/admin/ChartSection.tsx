@@ -26,7 +26,7 @@ export function ChartSection({ period }: { period: Period }) {
     <Card
       id="chart"
       title="Evolução diária"
-      subtitle="Leads, cliques e visitas únicas por dia; taxa de conversão em %"
+      subtitle="Leads, cliques nos planos e visitantes únicos por dia; taxa de conversão (leads ÷ cliques nos planos) em %"
     >
       <div className="chart-box">
         {series.isError

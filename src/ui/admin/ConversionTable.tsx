@@ -4,6 +4,8 @@ import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
+import { Term } from "./Term.tsx";
+import { WORDS } from "../../shared/metrics.ts";
 
 const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
 
@@ -29,9 +31,15 @@ export function ConversionRows(
         <thead>
           <tr>
             <th scope="col">{head}</th>
-            <th scope="col" className="num">Cliques</th>
-            <th scope="col" className="num">Leads</th>
-            <th scope="col" className="num">Taxa</th>
+            <th scope="col" className="num">
+              <Term id="planClicks">Cliques</Term>
+            </th>
+            <th scope="col" className="num">
+              <Term id="leads" />
+            </th>
+            <th scope="col" className="num">
+              <Term id="conversionRate">Taxa</Term>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -69,7 +77,11 @@ export function ConversionRows(
 export function ConversionTable({ period }: { period: Period }) {
   const q = useConversionBySource(period);
   return (
-    <Card id="conversion-by-source" title="Conversão por origem (UTM Source)">
+    <Card
+      id="conversion-by-source"
+      title="Conversão por origem"
+      subtitle="Cliques nos planos e leads por origem UTM (utm_source) da sessão"
+    >
       {q.isPending
         ? <Loading />
         : q.isError
@@ -84,7 +96,7 @@ export function ConversionTable({ period }: { period: Period }) {
               key: row.utmSource ?? "(none)",
               label: row.utmSource
                 ? visibleText(row.utmSource)
-                : <span className="admin-muted">Sem origem (direto)</span>,
+                : <span className="admin-muted">{WORDS.noUtmSource}</span>,
               clicks: row.clicks,
               conversions: row.conversions,
               rate: row.rate,

@@ -12,6 +12,7 @@ import {
 import { Line } from "react-chartjs-2";
 import type { ChartPoint } from "../../shared/analytics.ts";
 import { formatDay, formatShortDay } from "./format.ts";
+import { METRICS } from "../../shared/metrics.ts";
 
 ChartJS.register(
   LineController,
@@ -52,15 +53,25 @@ export default function DailyChart({ points }: { points: ChartPoint[] }) {
         data-days={points.map((p) => p.date).join(" ")}
       >
         <Line
-          aria-label="Gráfico diário de leads, cliques, visitas únicas e taxa de conversão"
+          aria-label="Gráfico diário de leads, cliques, visitantes únicos e taxa de conversão"
           role="img"
           data={{
             labels: points.map((p) => formatShortDay(p.date)),
             datasets: [
-              { label: "Leads", data: points.map((p) => p.leads), yAxisID: "y", ...line("#075e54") },
-              { label: "Cliques", data: points.map((p) => p.clicks), yAxisID: "y", ...line("#1d6fd8") },
               {
-                label: "Visitas únicas",
+                label: METRICS.leads.name,
+                data: points.map((p) => p.leads),
+                yAxisID: "y",
+                ...line("#075e54"),
+              },
+              {
+                label: METRICS.planClicks.name,
+                data: points.map((p) => p.clicks),
+                yAxisID: "y",
+                ...line("#1d6fd8"),
+              },
+              {
+                label: METRICS.uniqueVisitors.name,
                 data: points.map((p) => p.visits),
                 yAxisID: "y",
                 ...line("#b45309"),

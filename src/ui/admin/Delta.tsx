@@ -1,5 +1,6 @@
 import { changePercent, round1 } from "../../shared/analytics.ts";
 import { formatDecimal, formatPercent } from "./format.ts";
+import { WORDS } from "../../shared/metrics.ts";
 
 /**
  * The compact form of a figure's change against the previous period, for tables and rankings: "▲ 12,5%",
@@ -32,11 +33,13 @@ export function Delta(
   const dir = change > 0 ? "up" : change < 0 ? "down" : "neutral";
   const arrow = change > 0 ? "▲" : change < 0 ? "▼" : "■";
   const text = points ? `${formatDecimal(Math.abs(change))} p.p.` : formatPercent(Math.abs(change));
-  const word = change > 0 ? "mais" : change < 0 ? "menos" : "igual";
+  const word = change > 0 ? "mais" : "menos";
   return (
     <span className={`delta ${dir}`} title={`${arrow} ${text} vs. período anterior`}>
       <span aria-hidden="true">{arrow}</span> {change === 0 ? "0%" : text}
-      <span className="visually-hidden">({word} que no período anterior)</span>
+      <span className="visually-hidden">
+        ({change === 0 ? WORDS.samePrevious : `${word} que no período anterior`})
+      </span>
     </span>
   );
 }

@@ -5,6 +5,7 @@ import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from 
 import type { Lead } from "../../shared/admin_schemas.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
 import { channelLabel } from "../../shared/channels.ts";
+import { touchLabel } from "../../shared/metrics.ts";
 
 const PAGE_SIZE = 25;
 
@@ -19,7 +20,7 @@ function TouchLine({ title, lead, t }: { title: string; lead: Lead; t: "first" |
       <span className="lead-touch-title">{title}</span>
       <strong>{channelLabel(channel)}</strong>
       <span>
-        {visibleText(lead[`${t}Source`] ?? "")} / {visibleText(lead[`${t}Medium`] ?? "")}
+        {visibleText(touchLabel(lead[`${t}Source`] ?? "", lead[`${t}Medium`] ?? ""))}
       </span>
       {campaign && <span>Campanha: {visibleText(campaign)}</span>}
       {landing && <span>Entrada: {visibleText(landing)}</span>}

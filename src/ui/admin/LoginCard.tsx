@@ -54,7 +54,7 @@ export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void 
         <h1 id="login-title">Área Administrativa</h1>
         <p className="admin-muted">Entre com suas credenciais para acessar</p>
         <Field
-          label="Email"
+          label="E-mail"
           type="email"
           name="email"
           autoComplete="username"

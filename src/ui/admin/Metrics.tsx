@@ -9,6 +9,8 @@ import {
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { chartPoints } from "./ChartSection.tsx";
+import { Term } from "./Term.tsx";
+import { type MetricId, METRICS, WORDS } from "../../shared/metrics.ts";
 import { formatComparison, formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
@@ -33,7 +35,7 @@ function Change(
   if (change === null) {
     return (
       <p className="metric-change neutral" data-testid="metric-change">
-        sem dados no período anterior <span className="admin-muted">({formatComparison(vs)})</span>
+        {WORDS.noPrevious} <span className="admin-muted">({formatComparison(vs)})</span>
       </p>
     );
   }
@@ -50,7 +52,7 @@ function Change(
 
 function Metric(
   props: {
-    label: string;
+    label: ReactNode;
     value: string;
     testId: string;
     hint?: string;
@@ -93,7 +95,11 @@ export function VisitMetrics({ period }: { period: Period }) {
   const failed = summary.isError || series.isError;
   const visitDays = series.data?.visits.filter((d) => d.count > 0).length ?? 0;
   return (
-    <Card id="visits" title="Visitas únicas" subtitle="Visitantes únicos por IP no período">
+    <Card
+      id="visits"
+      title={METRICS.uniqueVisitors.name}
+      subtitle="Pessoas diferentes no período, pelo endereço IP"
+    >
       {failed
         ? (
           <LoadError
@@ -108,7 +114,7 @@ export function VisitMetrics({ period }: { period: Period }) {
         : (
           <div className="metric-grid two">
             <Metric
-              label="Visitantes únicos"
+              label={<Term id="uniqueVisitors" />}
               value={formatInt(summary.data.current.uniqueVisitors)}
               testId="unique-visitors"
               qualifier={summary.data.current.approximate ? APPROXIMATE : undefined}
@@ -120,7 +126,7 @@ export function VisitMetrics({ period }: { period: Period }) {
               />
             </Metric>
             <Metric
-              label="Média de visitantes por dia"
+              label={<Term id="visitorsPerDay" />}
               value={formatDecimal(averageVisitsPerDay(series.data.visits))}
               testId="visitors-per-day"
               hint={`em ${visitDays} ${visitDays === 1 ? "dia" : "dias"} com visitas`}
@@ -140,7 +146,7 @@ export function ConversionMetrics({ period }: { period: Period }) {
     <Card
       id="conversions"
       title="Métricas de conversão"
-      subtitle="Cliques que abriram o formulário e formulários enviados"
+      subtitle="Cliques que abriram o formulário de lead e formulários enviados"
     >
       {stats.isPending
         ? <Loading />
@@ -148,15 +154,23 @@ export function ConversionMetrics({ period }: { period: Period }) {
         ? <LoadError onRetry={() => stats.refetch()} />
         : (
           <div className="metric-grid three">
-            <Metric label="Cliques nos botões" value={formatInt(stats.data.clicks)} testId="clicks">
+            <Metric label={<Term id="planClicks" />} value={formatInt(stats.data.clicks)} testId="clicks">
               {previous && <Change current={stats.data.clicks} previous={previous.clicks} vs={previous} />}
             </Metric>
-            <Metric label="Conversões" value={formatInt(stats.data.conversions)} testId="conversions">
+            <Metric
+              label={<Term id="conversions" />}
+              value={formatInt(stats.data.conversions)}
+              testId="conversions"
+            >
               {previous && (
                 <Change current={stats.data.conversions} previous={previous.conversions} vs={previous} />
               )}
             </Metric>
-            <Metric label="Taxa de conversão" value={formatPercent(stats.data.rate)} testId="conversion-rate">
+            <Metric
+              label={<Term id="conversionRate" />}
+              value={formatPercent(stats.data.rate)}
+              testId="conversion-rate"
+            >
               {previous && (
                 <Change
                   current={stats.data.rate}
@@ -198,7 +212,11 @@ export function LeadMetrics({ period }: { period: Period }) {
         ? <Loading />
         : (
           <div className="metric-grid three">
-            <Metric label="Total de leads" value={formatInt(summary.data.current.leads)} testId="total-leads">
+            <Metric
+              label={<Term id="totalLeads" />}
+              value={formatInt(summary.data.current.leads)}
+              testId="total-leads"
+            >
               <Change
                 current={summary.data.current.leads}
                 previous={summary.data.previous.leads}
@@ -206,12 +224,12 @@ export function LeadMetrics({ period }: { period: Period }) {
               />
             </Metric>
             <Metric
-              label="Leads no período selecionado"
+              label={<Term id="periodLeads" />}
               value={formatInt(sumCounts(series.data.leads))}
               testId="period-leads"
             />
             <Metric
-              label="Média por dia"
+              label={<Term id="leadsPerDay" />}
               value={formatDecimal(averageLeadsPerDay(chartPoints(period, series.data)))}
               testId="leads-per-day"
               hint={chartPoints(period, series.data).length
@@ -241,20 +259,20 @@ export function Funnel({ period }: { period: Period }) {
           const { uniqueVisitors, clicks, leads } = summary.data.current;
           // Clicks are not unique per person (one visitor may click several plans), so each step is put per
           // visitor instead of as a share of the step before, which could pass 100%.
-          const steps: [string, number, string][] = [
-            ["Visitantes únicos", uniqueVisitors, "pessoas (por endereço IP)"],
-            ["Cliques nos planos", clicks, "cliques por visitante único"],
-            ["Leads", leads, "leads por 100 visitantes únicos"],
+          const steps: [MetricId, number, string][] = [
+            ["uniqueVisitors", uniqueVisitors, "pessoas (por endereço IP)"],
+            ["planClicks", clicks, "cliques por visitante único"],
+            ["leads", leads, "leads por 100 visitantes únicos"],
           ];
           const top = Math.max(1, uniqueVisitors, clicks, leads);
           return (
             <ol className="funnel">
-              {steps.map(([label, value, unit], i) => {
+              {steps.map(([id, value, unit], i) => {
                 const per = i === 1 ? value / uniqueVisitors : (value / uniqueVisitors) * 100;
                 return (
-                  <li key={label}>
+                  <li key={id}>
                     <div className="funnel-label">
-                      <span>{label}</span>
+                      <Term id={id} />
                       <strong>{formatInt(value)}</strong>
                     </div>
                     <div className="funnel-bar" aria-hidden="true">

@@ -3,6 +3,8 @@ import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, visibleText } from "./format.ts";
 import { type Period, type RankingItem, type RankingKind, useRanking } from "./queries.ts";
 import { Delta } from "./Delta.tsx";
+import { sourceLabel } from "../../shared/metrics.ts";
+import { Term } from "./Term.tsx";
 
 interface RankingProps<K extends RankingKind> {
   id: string;
@@ -23,7 +25,13 @@ function Ranking<K extends RankingKind>(props: RankingProps<K>) {
   const [on, setOn] = useState(false);
   const q = useRanking(props.kind, props.period, on && props.toggle ? props.toggle[1] : "");
   return (
-    <Card id={props.id} title={props.title} subtitle={props.subtitle} className="ranking-card">
+    <Card
+      id={props.id}
+      title={props.title}
+      subtitle={props.subtitle}
+      className="ranking-card"
+      actions={<Term id={props.unit ? "entries" : "visits"} />}
+    >
       {props.toggle && (
         <label className="ranking-toggle">
           <input
@@ -72,15 +80,16 @@ export function Rankings({ period }: { period: Period }) {
       <Ranking
         id="rank-traffic-sources"
         title="Principais origens"
-        subtitle="UTM, ou o site de onde a visita veio; “direto” sem nenhum dos dois"
+        subtitle="A origem UTM, ou o site de onde a visita veio; Direto quando não há nenhum dos dois"
         kind="sources"
         period={period}
-        label={(item) => item.source}
+        label={(item) => sourceLabel(item.source)}
         empty="Nenhuma origem registrada no período"
       />
       <Ranking
         id="rank-sources"
-        title="Principais origens (UTM Source)"
+        title="Principais origens UTM"
+        subtitle="O parâmetro utm_source do endereço de chegada"
         kind="utm-source"
         period={period}
         label={(item) => item.utmSource}
@@ -88,7 +97,8 @@ export function Rankings({ period }: { period: Period }) {
       />
       <Ranking
         id="rank-campaigns"
-        title="Principais campanhas (UTM Campaign)"
+        title="Principais campanhas UTM"
+        subtitle="O parâmetro utm_campaign do endereço de chegada"
         kind="utm-campaign"
         period={period}
         label={(item) => item.utmCampaign}
