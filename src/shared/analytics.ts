@@ -188,7 +188,8 @@ export interface ComparisonRange {
 /**
  * The stretch a period is compared with (docs/ANALYTICS.md, "Comparisons"), evaluated on local day `today`
  * at local time `time` (HH:mm:ss):
- * - a period over (or not begun) is compared with the period of the same length just before it;
+ * - a period over (or not begun) is compared with the period of the same length just before it; whole
+ *   calendar months ("Mês passado") with as many whole months before them (October with September);
  * - a period under way counts only its days so far, from `start` to today: a month to date (starting on the
  *   1st and ending within that month) is compared with the same days of the previous month (the whole
  *   previous month when it is shorter than the days so far), any other period with as many days just before
@@ -202,6 +203,13 @@ export function comparisonRange(
   time: string,
 ): ComparisonRange {
   if (range.end < today || range.start > today) {
+    const months = wholeMonths(range);
+    if (months) {
+      const start = monthOf(addDays(range.start, -1)).start;
+      let first = start;
+      for (let i = 1; i < months; i++) first = monthOf(addDays(first, -1)).start;
+      return { start: first, end: addDays(range.start, -1), until: null };
+    }
     return { ...previousPeriod(range.start, range.end), until: null };
   }
   const days = daysInclusive(range.start, today);
@@ -213,6 +221,14 @@ export function comparisonRange(
     return end > previous.end ? { ...previous, until: null } : { start: previous.start, end, until };
   }
   return { ...previousPeriod(range.start, today), until };
+}
+
+/** How many calendar months a period covers when it is whole months (1st to a last day), else 0. */
+function wholeMonths(range: { start: string; end: string }): number {
+  if (monthOf(range.start).start !== range.start || monthOf(range.end).end !== range.end) return 0;
+  const [y1, m1] = range.start.split("-").map(Number);
+  const [y2, m2] = range.end.split("-").map(Number);
+  return (y2 - y1) * 12 + (m2 - m1) + 1;
 }
 
 /** The local time of day (HH:mm:ss) of an instant in a time zone. */
