@@ -26,10 +26,7 @@ export interface GuardLimits {
   keepAliveMs: number;
   /** The first request head's size limit (431 beyond); later ones are Deno.serve's. */
   maxHeaderBytes: number;
-  /**
-   * A relay quiet this long after its last answer is parked: its inner half is closed (2 descriptors and the
-   * inner server's memory back) and reopened at the client's next request, whose head is checked again.
-   */
+  /** A relay quiet this long after its last answer is parked (see the header comment). */
   parkAfterMs: number;
   fdBudget: number;
 }
@@ -108,11 +105,7 @@ class Client {
 }
 
 export async function serveGuarded(options: GuardOptions): Promise<GuardedServer> {
-  const limits = {
-    ...DEFAULT_LIMITS,
-    fdBudget: await defaultBudget().catch(() => 512),
-    ...options.limits,
-  };
+  const limits = { ...DEFAULT_LIMITS, fdBudget: await defaultBudget().catch(() => 512), ...options.limits };
   const all = new Set<Client>(), heads = new Set<Client>(), unanswered = new Set<Client>();
   const quiet = new Set<Client>();
   const byPort = new Map<number, Client>();
