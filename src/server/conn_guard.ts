@@ -133,11 +133,12 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     c.firstByte = 0;
     if (c.answered) move(c, null);
     // Answered once its answer is written (or the client gone): then a park cannot cut it.
-    info.completed.catch(() => {}).finally(() => {
+    const answered = () => {
       c.answered++;
       c.since = Date.now();
       if (--c.inRequest === 0 && !c.closed) move(c, quiet);
-    });
+    };
+    info.completed.then(answered, answered);
     return options.handler(request, {
       remoteAddr: c.conn.remoteAddr as Deno.NetAddr,
       completed: info.completed,
