@@ -279,7 +279,8 @@ Deno.test("conn guard: clients that send the HTTP/2 preface and reconnect when c
   // HTTP/2 client would; a fresh client's GET every 50 ms must get 200 throughout. (When the preface was taken
   // for the end of a request's headers and relayed, such connections filled the budget and matched no rule
   // that closes connections: fresh clients got 503.)
-  await withGuard({ ...FAST, fdBudget: 60 }, async (port) => {
+  // Timeouts of 5 s: a probe read late on a busy machine must not be cut as idle.
+  await withGuard({ ...FAST, headersTimeoutMs: 5_000, keepAliveMs: 5_000, fdBudget: 60 }, async (port) => {
     let running = true;
     let cuts = 0;
     const attackers = Array.from({ length: 40 }, async () => {
