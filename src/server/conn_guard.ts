@@ -156,6 +156,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     if (c.upstream) byPort.delete((c.upstream.localAddr as Deno.NetAddr).port);
     c.conn.close(); // only here, once
     c.upstream?.close();
+    c.parked?.resolve();
     return false;
   }
 
@@ -253,8 +254,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     if (!makeRoom(2, c)) return refuse(c, "503 Service Unavailable");
     c.fds = 3;
     fds += 2;
-    move(c, unanswered);
-    c.firstByte = 0;
+    move(c, unanswered); // `firstByte` stays until its handler is called: no park before
     let upstream = await Deno.connect(innerAddr).catch((error: Error) => error);
     if (upstream instanceof Error && outOfDescriptors(upstream) && !c.closed) {
       lackingDescriptors("connecting to the inner server", c); // then once more before a 503
