@@ -399,7 +399,7 @@ Deno.test({
   name: "conn guard: the inner server serves only the guard's own relays, by source address and port",
   ignore: Deno.build.os !== "linux", // /proc, and 127.0.0.2 is a loopback address on Linux only
   fn: async () => {
-    await withGuard({ ...FAST, keepAliveMs: 5_000 }, async (port) => {
+    await withGuard({ ...FAST, keepAliveMs: 5_000, parkAfterMs: 10_000 }, async (port) => {
       // A live relay: a kept-alive client connection through the guard.
       const client = Deno.createHttpClient({});
       const res = await fetch(`http://127.0.0.1:${port}/`, { client });
