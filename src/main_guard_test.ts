@@ -34,6 +34,7 @@ for (const guarded of [true, false]) {
     fn: async () => {
       const dir = await Deno.makeTempDir({ prefix: "main_guard_" });
       const server = await startServer({
+        timeoutMs: 240_000, // a first PGlite start on a loaded machine
         env: {
           DATA_DIR: join(dir, "data"),
           LOG_LEVEL: "info",

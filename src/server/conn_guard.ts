@@ -1,18 +1,19 @@
 // The public listener of the single binary facing the internet (behind a proxy, CONNECTION_GUARD=0 serves
 // plainly). Deno.serve has no header, body or idle timeouts, holds any number of connections and stops
-// accepting when descriptors run out. This guard accepts the connections itself, reads each one's first
-// request head (HTTP/1.0 or HTTP/1.1 only: anything else, the HTTP/2 preface among them, gets 400 or 505 and
-// is closed), then relays the connection to a Deno.serve on a loopback port, which serves only the guard's
-// own relays (checked by source address and port) and hands the handler the client's address.
+// accepting when descriptors run out. This guard accepts the connections itself and reads each request head
+// that opens a relay (HTTP/1.0 or HTTP/1.1 only: anything else, the HTTP/2 preface among them, gets 400 or
+// 505 and is closed), then relays the connection to a Deno.serve on a loopback port, which serves only the
+// guard's own relays (checked by source address and port) and hands the handler the client's address.
 //
 // Clocks, checked every 250 ms: a request head must end within `headersTimeoutMs` of its first byte; a
-// request must be answered within `requestTimeoutMs` of its handler's call (each request its own clock); a
+// request's answer must be written within `requestTimeoutMs` of its handler's call (each its own clock); a
 // connection with nothing to do is closed `keepAliveMs` after it opened or after its last answer byte left.
-// Memory: a connection waiting for bytes holds none; 16 KiB chunks are taken from a pool while bytes pass.
+// Memory: a connection waiting for bytes holds no buffer (16 KiB pooled chunks while bytes pass), and a relay
+// quiet for `parkAfterMs` is parked: its inner half is closed, and the next request head opens a new one.
 //
-// Descriptors: 1 per connection until relayed, 3 after, within a budget below the soft limit. When a new
-// connection or relay needs room, connections are closed in this order, oldest first within each:
-//   1. connections that began their first request head and have not finished it;
+// Descriptors: 1 per connection until relayed (or once parked), 3 while relayed, within a budget below the
+// soft limit. When a new connection or relay needs room, connections are closed in this order, oldest first:
+//   1. connections that began a request head to open a relay and have not finished it;
 //   2. relayed connections not answered yet (a request still in progress, a body still dripping);
 //   3. quiet connections: answered and idle between requests, or new and silent so far (a fresh
 //      client's request may be waiting unread: the newest go last).
@@ -25,6 +26,8 @@ export interface GuardLimits {
   keepAliveMs: number;
   /** The first request head's size limit (431 beyond); later ones are Deno.serve's. */
   maxHeaderBytes: number;
+  /** A relay quiet this long after its last answer is parked (see the header comment). */
+  parkAfterMs: number;
   fdBudget: number;
 }
 
@@ -33,6 +36,7 @@ export const DEFAULT_LIMITS: Omit<GuardLimits, "fdBudget"> = {
   requestTimeoutMs: 10_000,
   keepAliveMs: 5_000,
   maxHeaderBytes: 16 * 1024,
+  parkAfterMs: 1_000,
 };
 
 /** The fewest descriptors client connections are ever given; those kept for the database, files and logs. */
@@ -95,15 +99,13 @@ class Client {
   firstByte = 0;
   lastOut = 0;
   answered = 0;
+  /** Set while the inner half of a quiet relay is being closed (see `parkAfterMs`). */
+  parked: PromiseWithResolvers<void> | null = null;
   constructor(readonly conn: Deno.TcpConn, public since: number, public fds = 1) {}
 }
 
 export async function serveGuarded(options: GuardOptions): Promise<GuardedServer> {
-  const limits = {
-    ...DEFAULT_LIMITS,
-    fdBudget: await defaultBudget().catch(() => 512),
-    ...options.limits,
-  };
+  const limits = { ...DEFAULT_LIMITS, fdBudget: await defaultBudget().catch(() => 512), ...options.limits };
   const all = new Set<Client>(), heads = new Set<Client>(), unanswered = new Set<Client>();
   const quiet = new Set<Client>();
   const byPort = new Map<number, Client>();
@@ -120,7 +122,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     (c.group = group)?.add(c);
   }
 
-  const inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (request, info) => {
+  const inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (request, info) => {
     const c = byPort.get(info.remoteAddr.port);
     // Only the guard's own relays: another local process connecting here would pose as a client.
     if (!c || info.remoteAddr.hostname !== (c.upstream!.localAddr as Deno.NetAddr).hostname) {
@@ -130,19 +132,22 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     c.requestAt = Date.now();
     c.firstByte = 0;
     if (c.answered) move(c, null);
-    try {
-      const remoteAddr = c.conn.remoteAddr as Deno.NetAddr;
-      return await options.handler(request, { remoteAddr, completed: info.completed });
-    } finally {
+    // Answered once its answer is written (or the client gone): then a park cannot cut it.
+    const answered = () => {
       c.answered++;
       c.since = Date.now();
       if (--c.inRequest === 0 && !c.closed) move(c, quiet);
-    }
+    };
+    info.completed.then(answered, answered);
+    return options.handler(request, {
+      remoteAddr: c.conn.remoteAddr as Deno.NetAddr,
+      completed: info.completed,
+    });
   });
   const innerAddr = { hostname: "127.0.0.1", port: inner.addr.port };
 
-  function close(c: Client, reason?: Counter): void {
-    if (c.closed) return;
+  function close(c: Client, reason?: Counter): false {
+    if (c.closed) return false;
     c.closed = true;
     if (reason) stats[reason]++;
     all.delete(c);
@@ -151,6 +156,8 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     if (c.upstream) byPort.delete((c.upstream.localAddr as Deno.NetAddr).port);
     c.conn.close(); // only here, once
     c.upstream?.close();
+    c.parked?.resolve();
+    return false;
   }
 
   /** Closes connections in the order of the header comment until `need` more descriptors fit. */
@@ -187,23 +194,50 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
         ? c.firstByte + limits.headersTimeoutMs
         : Math.max(c.since, c.lastOut) + limits.keepAliveMs;
       if (now > deadline) close(c, "timedOut");
+      else if (
+        c.upstream && !c.parked && !c.inRequest && !c.firstByte && now - c.since > limits.parkAfterMs
+      ) {
+        c.parked = Promise.withResolvers(); // the inner server closes its side, then `answers` parks it
+        c.upstream.closeWrite().catch(() => close(c));
+      }
     }
   }, 250);
 
-  async function refuse(c: Client, status: string): Promise<void> {
+  async function refuse(c: Client, status: string): Promise<false> {
     stats.refused++;
     const text = `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
     await writeAll(c.conn, encoder.encode(text)).catch(() => {});
-    close(c);
+    return close(c);
   }
 
-  /** Reads the first request head, checks its request line, then relays the connection both ways. */
+  /**
+   * Reads the client's bytes for the connection's whole life: a request head where no relay is open (the first
+   * one, or after the relay was parked), checked and then relayed; else the bytes are passed on.
+   */
   async function handle(c: Client): Promise<void> {
     const one = new Uint8Array(1);
-    if (await c.conn.read(one) === null) return close(c); // waits without a buffer
+    try {
+      while (!c.closed) {
+        if (await c.conn.read(one) === null) { // waits without a buffer
+          if (c.upstream && !c.parked) return await c.upstream.closeWrite(); // its answer may follow
+          return void close(c);
+        }
+        await c.parked?.promise;
+        if (c.upstream) {
+          if (!c.inRequest && !c.firstByte) c.firstByte = Date.now();
+          await passOn(one[0], c.conn, c.upstream);
+        } else if (!await relay(c, one[0])) return;
+      }
+    } catch {
+      close(c);
+    }
+  }
+
+  /** Reads a request head that begins with `first`, checks its request line and relays it; false when not. */
+  async function relay(c: Client, first: number): Promise<boolean> {
     c.firstByte = Date.now();
     move(c, heads);
-    let head = Uint8Array.of(one[0]);
+    let head = Uint8Array.of(first);
     for (;;) {
       const text = latin1.decode(head).replace(/^[\r\n]+/, "");
       const eol = text.indexOf("\n");
@@ -220,42 +254,52 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     if (!makeRoom(2, c)) return refuse(c, "503 Service Unavailable");
     c.fds = 3;
     fds += 2;
-    move(c, unanswered);
-    c.firstByte = 0;
+    move(c, unanswered); // `firstByte` stays until its handler is called: no park before
     let upstream = await Deno.connect(innerAddr).catch((error: Error) => error);
     if (upstream instanceof Error && outOfDescriptors(upstream) && !c.closed) {
       lackingDescriptors("connecting to the inner server", c); // then once more before a 503
       upstream = await tick(10).then(() => Deno.connect(innerAddr)).catch((error: Error) => error);
     }
     if (upstream instanceof Error) return refuse(c, "503 Service Unavailable");
-    if (c.closed) return upstream.close();
+    if (c.closed) {
+      upstream.close();
+      return false;
+    }
     c.upstream = upstream;
     byPort.set((upstream.localAddr as Deno.NetAddr).port, c);
     upstream.setNoDelay(true);
     c.conn.setNoDelay(true);
-    await writeAll(upstream, head).catch(() => close(c));
-    await Promise.all([pump(c, c.conn, upstream), pump(c, upstream, c.conn)]);
+    await writeAll(upstream, head);
+    void answers(c, upstream);
+    return true;
   }
 
-  /** Copies `from` to `to`: waits on a one-byte read, takes a chunk only once bytes came. */
-  async function pump(c: Client, from: Deno.TcpConn, to: Deno.TcpConn): Promise<void> {
+  /** Writes `first` and what else `from` has ready to `to`, through a chunk from the pool. */
+  async function passOn(first: number, from: Deno.TcpConn, to: Deno.TcpConn): Promise<void> {
+    const chunk = pool.pop() ?? new Uint8Array(CHUNK);
+    chunk[0] = first;
+    await writeAll(to, chunk.subarray(0, 1 + (await from.read(chunk.subarray(1)) ?? 0)));
+    if (pool.length < 64) pool.push(chunk);
+  }
+
+  /** Passes the inner server's answers on; when it closes a parked relay, the client connection stays. */
+  async function answers(c: Client, upstream: Deno.TcpConn): Promise<void> {
     const one = new Uint8Array(1);
     try {
       while (!c.closed) {
-        if (await from.read(one) === null) {
-          if (from === c.conn) return await to.closeWrite(); // the client is done; its answer may follow
-          return close(c);
-        }
-        if (from === c.conn && !c.inRequest && !c.firstByte) c.firstByte = Date.now();
-        const chunk = pool.pop() ?? new Uint8Array(CHUNK);
-        chunk[0] = one[0];
-        await writeAll(to, chunk.subarray(0, 1 + (await from.read(chunk.subarray(1)) ?? 0)));
-        if (from !== c.conn) c.lastOut = Date.now();
-        if (pool.length < 64) pool.push(chunk);
+        if (await upstream.read(one) === null) break;
+        await passOn(one[0], upstream, c.conn);
+        c.lastOut = Date.now();
       }
-    } catch {
-      close(c);
-    }
+    } catch { /* closed below */ }
+    if (!c.parked || c.closed) return void close(c);
+    byPort.delete((upstream.localAddr as Deno.NetAddr).port);
+    upstream.close();
+    c.upstream = null;
+    c.fds = 1;
+    fds -= 2;
+    c.parked.resolve();
+    c.parked = null;
   }
 
   // A long accept queue: while a flood keeps the process busy, a full queue drops new clients' SYNs.

@@ -279,7 +279,8 @@ Deno.test("conn guard: clients that send the HTTP/2 preface and reconnect when c
   // HTTP/2 client would; a fresh client's GET every 50 ms must get 200 throughout. (When the preface was taken
   // for the end of a request's headers and relayed, such connections filled the budget and matched no rule
   // that closes connections: fresh clients got 503.)
-  await withGuard({ ...FAST, fdBudget: 60 }, async (port) => {
+  // Timeouts of 5 s: a probe read late on a busy machine must not be cut as idle.
+  await withGuard({ ...FAST, headersTimeoutMs: 5_000, keepAliveMs: 5_000, fdBudget: 60 }, async (port) => {
     let running = true;
     let cuts = 0;
     const attackers = Array.from({ length: 40 }, async () => {
@@ -293,15 +294,15 @@ Deno.test("conn guard: clients that send the HTTP/2 preface and reconnect when c
         cuts++;
       }
     });
-    const statuses: number[] = [];
+    const statuses: (number | string)[] = [];
     try {
       for (let i = 0; i < 30; i++) {
         await sleep(50);
         const client = Deno.createHttpClient({ poolMaxIdlePerHost: 0 });
         const res = await fetch(`http://127.0.0.1:${port}/`, { client, signal: AbortSignal.timeout(2_000) })
-          .catch(() => null);
-        statuses.push(res?.status ?? 0);
-        await res?.body?.cancel();
+          .catch((error) => String(error.cause ?? error).slice(0, 120));
+        statuses.push(typeof res === "string" ? res : res.status);
+        if (typeof res !== "string") await res.body?.cancel();
         client.close();
       }
     } finally {
@@ -398,7 +399,7 @@ Deno.test({
   name: "conn guard: the inner server serves only the guard's own relays, by source address and port",
   ignore: Deno.build.os !== "linux", // /proc, and 127.0.0.2 is a loopback address on Linux only
   fn: async () => {
-    await withGuard({ ...FAST, keepAliveMs: 5_000 }, async (port) => {
+    await withGuard({ ...FAST, keepAliveMs: 5_000, parkAfterMs: 10_000 }, async (port) => {
       // A live relay: a kept-alive client connection through the guard.
       const client = Deno.createHttpClient({});
       const res = await fetch(`http://127.0.0.1:${port}/`, { client });
@@ -425,4 +426,28 @@ Deno.test({
       assert.ok(answer === "" || /^HTTP\/1\.1 421 /.test(answer), answer);
     });
   },
+});
+
+Deno.test("conn guard: a quiet relay is parked and reopened at the next request, whose head is checked again", async () => {
+  await withGuard({ ...FAST, keepAliveMs: 2_000, parkAfterMs: 200 }, async (port, guard) => {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    const buffer = new Uint8Array(4096);
+    const statuses: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      await conn.write(encoder.encode(`POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello`));
+      const text = new TextDecoder().decode(buffer.subarray(0, await conn.read(buffer) ?? 0));
+      statuses.push(text.slice(9, 12));
+      assert.match(text, /"body":"hello"/);
+      await sleep(700); // past parkAfterMs, within keepAliveMs
+      assert.equal(guard.stats().relayed, 0, "parked: no relay open");
+      assert.equal(guard.stats().fdsInUse, 1);
+    }
+    assert.deepEqual(statuses, ["200", "200", "200", "200"]);
+    // The same connection, parked, then the HTTP/2 preface: refused like a first request.
+    await conn.write(PREFACE);
+    const { text, closed } = await answerOf(conn, 2_000);
+    conn.close();
+    assert.match(text, /^HTTP\/1\.1 505 /);
+    assert.ok(closed);
+  });
 });
