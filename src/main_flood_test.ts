@@ -1,7 +1,5 @@
 // Fault: a connection flood against the real process under `ulimit -n 1024`. 5,000 connections that send
-// half a request header and stop, 200 that send their headers and then drip the body a byte at a time, 100
-// that send the HTTP/2 preface and reconnect 50 ms after they are cut, and 100 kept-alive idlers that send a
-// GET every 3 s and then a lead whose body drips on the same connection.
+// half a request header and stop, and 200 that send their headers and then drip the body a byte at a time.
 // The process must stay alive, a fresh client's GET /healthz must answer within 1 s during the flood, and
 // everything must be normal within 5 s after it ends. Before the connection guard, ~1,035 such connections
 // exhausted the descriptors and the process exited (issue 20).
@@ -14,8 +12,6 @@ import { startServer } from "../testing/server.ts";
 const PROBE = new URL("../testing/probe.ts", import.meta.url).pathname;
 const HALF_HEADERS = 5_000;
 const DRIPS = 200;
-const PREFACES = 100;
-const IDLERS = 100;
 const SERVER_FILE_LIMIT = 1_024;
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -40,7 +36,7 @@ async function softFileLimit(pid: number | "self"): Promise<number> {
 
 Deno.test({
   name:
-    "faults: 5,000 half-sent headers, 200 dripping bodies, 100 HTTP/2 prefaces and 100 idlers under ulimit -n 1024 — alive, /healthz within 1 s, normal within 5 s after",
+    "faults: 5,000 half-sent headers and 200 dripping bodies under ulimit -n 1024 — alive, /healthz within 1 s, normal within 5 s after",
   ignore: Deno.build.os !== "linux", // `ulimit` through bash and /proc limits
   sanitizeResources: false,
   sanitizeOps: false,
@@ -100,65 +96,6 @@ Deno.test({
         }
       });
 
-      // 100 clients send the HTTP/2 preface and reconnect 50 ms after they are cut.
-      const prefaceAnswers = new Map<string, number>();
-      const prefaces = Array.from({ length: PREFACES }, async () => {
-        while (flooding) {
-          const conn = await connect().catch(() => null);
-          if (!conn) {
-            await sleep(50);
-            continue;
-          }
-          const buffer = new Uint8Array(64);
-          const n = await conn.write(encoder.encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"))
-            .then(() => conn.read(buffer)).catch(() => null);
-          const status = n ? new TextDecoder().decode(buffer.subarray(0, n)).slice(9, 12) : "cut";
-          prefaceAnswers.set(status, (prefaceAnswers.get(status) ?? 0) + 1);
-          try {
-            conn.close();
-          } catch { /* closed */ }
-          await sleep(50);
-        }
-      });
-
-      // 100 kept-alive idlers: a GET every 3 s; after the third, a lead whose body drips on the same connection.
-      let idlersCut = 0;
-      let idleAnswers = 0;
-      const idlers = Array.from({ length: IDLERS }, async () => {
-        while (flooding) {
-          const conn = await connect().catch(() => null);
-          if (!conn) {
-            await sleep(100);
-            continue;
-          }
-          const buffer = new Uint8Array(4096);
-          try {
-            for (let i = 0; flooding; i++) {
-              if (i === 3) {
-                await conn.write(encoder.encode(
-                  `POST /api/leads HTTP/1.1\r\nHost: localhost\r\nOrigin: ${LOAD_ORIGIN}\r\n` +
-                    `Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`,
-                ));
-                while (flooding) {
-                  await sleep(500);
-                  await conn.write(encoder.encode(" "));
-                }
-                break;
-              }
-              await conn.write(encoder.encode("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"));
-              if (!await conn.read(buffer)) throw new Error("cut");
-              idleAnswers++;
-              await sleep(3_000);
-            }
-          } catch {
-            idlersCut++;
-          }
-          try {
-            conn.close();
-          } catch { /* closed */ }
-        }
-      });
-
       // 5,000 half headers, 250 connects at a time, each held open until the flood ends.
       const floodStarted = Date.now();
       const cpuBefore = await cpuSeconds(server.pid);
@@ -179,7 +116,7 @@ Deno.test({
       flooding = false;
       await prober.stdin.close();
       const probes = await probing;
-      await Promise.all([...drips, ...prefaces, ...idlers]);
+      await Promise.all(drips);
       for (const conn of conns.splice(0)) {
         try {
           conn.close();
@@ -207,9 +144,7 @@ Deno.test({
       const somaxconn = (await Deno.readTextFile("/proc/sys/net/core/somaxconn").catch(() => "?")).trim();
       const summary =
         `flood: ${HALF_HEADERS} half headers opened in ${openedMs} ms, ${DRIPS} drips (${dripsCut} cut by the ` +
-        `server), ${refusedConnects} connects refused; HTTP/2 prefaces answered ${
-          JSON.stringify(Object.fromEntries(prefaceAnswers))
-        }; idlers: ${idleAnswers} answers, cut ${idlersCut} times; ${probes.length} /healthz probes during the flood, ` +
+        `server), ${refusedConnects} connects refused; ${probes.length} /healthz probes during the flood, ` +
         `${probes.filter((p) => p.status === 200).length} answered 200 (ms: ${
           probes.map((p) => p.ms).sort((a, b) => a - b).join(" ")
         }); normal ` +
@@ -231,8 +166,6 @@ Deno.test({
       );
       assert.ok(recoveredMs >= 0, `not normal within 5 s after the flood\n${output.slice(-3000)}`);
       assert.match(output, /connection limit/); // the guard had to shed connections: the flood was real
-      assert.ok((prefaceAnswers.get("505") ?? 0) >= PREFACES, summary); // each preface refused, then reconnected
-      assert.ok(idleAnswers >= IDLERS, summary);
       assert.doesNotMatch(output, /exiting|Too many open files|unhandled/i, output.slice(-3000));
       assert.equal(await server.stop(), 0, server.output().slice(-3000));
     } finally {
