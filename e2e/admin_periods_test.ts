@@ -14,7 +14,7 @@ const PASSWORD = "senha-forte-123";
 const TZ = "America/Sao_Paulo";
 
 async function signIn(page: Page) {
-  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
   await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Entrar" }).click();
   await page.getByRole("heading", { name: "Painel Administrativo" }).waitFor({ timeout: 10_000 });

@@ -165,7 +165,7 @@ browserTest(
       // Comparisons on comparable units: a rate changes in percentage points; the funnel per visitor.
       assert.match(
         await page.getByTestId("conversion-rate").locator("xpath=..").locator(".metric-change").innerText(),
-        /^▲\s+3\.500,0 p\.p\.\s+vs\. período anterior$/,
+        /^▲\s+3\.500,0 p\.p\.\s+vs \d\d\/\d\d–\d\d\/\d\d$/,
       );
       assert.deepEqual(await page.locator(".funnel-step").allInnerTexts(), [
         "pessoas (por endereço IP)",

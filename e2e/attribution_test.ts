@@ -10,6 +10,8 @@ import { bootstrapAdmin } from "../src/services/auth.ts";
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const BIO = "/pt-br/?utm_source=ig&utm_medium=social&utm_campaign=bio";
+/** The page key BIO is stored under: the trailing slash folded (src/shared/page_key.ts). */
+const BIO_PAGE = "/pt-br?utm_source=ig&utm_medium=social&utm_campaign=bio";
 
 async function arrive(page: Page, url: string, referer: string) {
   await page.goto(url, { referer });
@@ -52,7 +54,7 @@ browserTest(
           entry: false,
         },
         {
-          source: BIO,
+          source: BIO_PAGE,
           referrer_host: "l.instagram.com",
           traffic_source: "ig",
           channel: "organic_social",

@@ -83,7 +83,7 @@ browserTest(
       await noteDeliveryOutcome(server.db, "trello", false, ago(12));
 
       await page.goto(`${server.baseUrl}/pt-br/admin`);
-      await page.getByLabel("Email").fill(EMAIL);
+      await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
       await page.getByRole("button", { name: "Entrar" }).click();
       const panel = page.locator("#saude");

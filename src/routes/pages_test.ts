@@ -127,5 +127,5 @@ appTest("health: liveness and readiness", async (t) => {
   assert.equal((await t.request("/healthz")).status, 200);
   const ready = await t.request("/readyz");
   assert.equal(ready.status, 200);
-  assert.deepEqual(await ready.json(), { status: "ready" });
+  assert.deepEqual(await ready.json(), { status: "ready", jobs: {} });
 });

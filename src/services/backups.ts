@@ -4,6 +4,7 @@
 // the newest backup already in BACKUP_DIR is an interval old (a minute after start at the earliest), so
 // restarts neither skip nor multiply backups. BACKUP_DIR is never inside DATA_DIR (config.ts refuses it):
 // each backup would otherwise contain all the earlier ones.
+import { join } from "node:path";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { describeCounts, rotateBackups, writeVerifiedBackup, type WrittenBackup } from "../db/backup.ts";
@@ -23,7 +24,7 @@ async function newestAge(dir: string, now: number): Promise<number> {
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!/^backup-.*\.tar\.gz$/.test(entry.name)) continue;
-      const mtime = (await Deno.stat(`${dir}/${entry.name}`)).mtime?.getTime() ?? -Infinity;
+      const mtime = (await Deno.stat(join(dir, entry.name))).mtime?.getTime() ?? -Infinity;
       newest = Math.max(newest, mtime);
     }
   } catch (error) {

@@ -1,6 +1,7 @@
 // Hostile requests to the administrator's sign-in and session: replayed, tampered and expired cookies,
 // cross-origin use of a valid cookie, passwords refused by size before any hashing, and new passwords the
 // password rule refuses.
+import { ERROR_TEXTS } from "../../src/shared/admin_messages.ts";
 import assert from "node:assert/strict";
 import { insertSession } from "../../src/db/sessions.ts";
 import { sessionIdOf } from "../../src/services/sessions.ts";
@@ -185,7 +186,8 @@ export const AUTH_CASES: HostileCase[] = [
     send: (ctx) =>
       send.adminJson(ctx, "/api/admin/change-password", { currentPassword: ADMIN_PASSWORD, newPassword }),
     status: 400,
-    check: (_res, body) => assert.deepEqual(JSON.parse(body), { error: code }),
+    check: (_res, body) =>
+      assert.deepEqual(JSON.parse(body), { success: false, error: code, message: ERROR_TEXTS[code] }),
   })),
   {
     category: "password",
