@@ -161,14 +161,14 @@ appTest(
     assert.deepEqual(december, [{ date: "2026-12-01", count: 1 }]);
     const summary = await json(t, cookie, `/api/tracking/summary?${NOV}`);
     assert.equal(summary.current.leads, 4);
-    // The previous 30 days (2 to 31 October) hold the lead and the visit of 31 October 23:59.
-    assert.equal(summary.previous.start, "2026-10-02");
+    // The previous month (1 to 31 October) holds the lead and the visit of 31 October 23:59.
+    assert.equal(summary.previous.start, "2026-10-01");
     assert.equal(summary.previous.end, "2026-10-31");
     assert.equal(summary.previous.leads, 1);
     assert.equal(summary.previous.uniqueVisitors, 1);
     assert.equal(summary.previous.until, null);
   },
-  // November is over: it is compared with the 30 days before it, whole days.
+  // November is over: a whole month, compared with the whole month before it.
   { now: () => sp("2026-12-05T12:00:00") },
 );
 
