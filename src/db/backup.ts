@@ -8,7 +8,8 @@
 // a temporary in-memory PGlite and its main tables counted before it gets its final name; a restore is
 // built and opened in a temporary folder first and swapped in only when it opens, so a broken backup
 // never leaves a half-restored DATA_DIR.
-import { basename, dirname, join, resolve } from "node:path";
+import { runDenoChild } from "./deno_child.ts";
+import { dirname, join, resolve } from "node:path";
 import { DataDirBusy, type DataDirLock, LOCK_FILE, lockDataDir, readHolder } from "./data_dir_lock.ts";
 import { makePrivate } from "./private_dir.ts";
 import { createPglite, dumpPglite, hasDatabase, unpackBackup } from "./pglite.ts";
@@ -83,40 +84,21 @@ const VERIFY_CHILD_LIMIT_MS = 180_000;
  * not open.
  */
 export async function verifyBackupFile(path: string, options: { inChild?: boolean } = {}): Promise<Counts> {
-  const script = new URL("./verify_child.ts", import.meta.url);
-  const config = new URL("../../deno.json", import.meta.url);
-  const deno = Deno.execPath();
-  const canSpawn = options.inChild && /^deno(\.exe)?$/.test(basename(deno)) && script.protocol === "file:" &&
-    await Deno.stat(config).then(() => true, () => false) &&
-    (await Deno.permissions.query({ name: "run", command: deno }).catch(() => null))?.state === "granted";
-  if (!canSpawn) return await verifyBackup(await Deno.readFile(path));
-  const child = new Deno.Command(deno, {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${config.pathname}`,
-      "--allow-read",
-      "--allow-env",
-      script.pathname,
-      path,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), VERIFY_CHILD_LIMIT_MS);
-  try {
-    const out = await child.output();
-    const printed = new TextDecoder().decode(out.stderr).trim();
-    if (out.signal === "SIGKILL") {
-      throw new BackupError(`the backup could not be verified within ${VERIFY_CHILD_LIMIT_MS / 1000} s`);
-    }
-    if (!out.success) throw new BackupError(printed.slice(-800) || `the verification exited ${out.code}`);
-    return JSON.parse(new TextDecoder().decode(out.stdout));
-  } finally {
-    clearTimeout(timer);
+  const out = options.inChild
+    ? await runDenoChild(
+      new URL("./verify_child.ts", import.meta.url),
+      ["--allow-read", "--allow-env"],
+      [path],
+      VERIFY_CHILD_LIMIT_MS,
+    )
+    : null;
+  if (!out) return await verifyBackup(await Deno.readFile(path));
+  if (out.signal === "SIGKILL") {
+    throw new BackupError(`the backup could not be verified within ${VERIFY_CHILD_LIMIT_MS / 1000} s`);
   }
+  const printed = new TextDecoder().decode(out.stderr).trim();
+  if (!out.success) throw new BackupError(printed.slice(-800) || `the verification exited ${out.code}`);
+  return JSON.parse(new TextDecoder().decode(out.stdout));
 }
 
 /** How long `db:backup` waits for the running server's dump. */

@@ -10,8 +10,9 @@
 //   at its peak, of which about 330 MB stayed with the process after the database was closed. A worker
 //   gives most of it back when it ends, but not all (the process stayed 75 MB above a fresh one); a child
 //   process gives it all back when it exits.
+import { runDenoChild } from "./deno_child.ts";
 import type { PGlite, PGliteOptions } from "@electric-sql/pglite";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { LOCK_FILE } from "./data_dir_lock.ts";
 
 /**
@@ -99,45 +100,22 @@ const INITDB_LIMIT_MS = 180_000;
  * Throws when the child fails, with what it printed.
  */
 export async function initdbInChild(dataDir: string): Promise<boolean> {
-  const script = new URL("./initdb_child.ts", import.meta.url);
-  const config = new URL("../../deno.json", import.meta.url);
-  const deno = Deno.execPath();
-  // A compiled executable is not `deno`: run with these arguments it would start another server.
-  if (!/^deno(\.exe)?$/.test(basename(deno)) || script.protocol !== "file:") return false;
-  if (!await Deno.stat(config).then(() => true, () => false)) return false;
-  const allowed = await Deno.permissions.query({ name: "run", command: deno }).catch(() => null);
-  if (allowed?.state !== "granted") return false;
-  const child = new Deno.Command(deno, {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      `--config=${config.pathname}`,
-      "--allow-read",
-      `--allow-write=${dataDir}`,
-      "--allow-env",
-      "--allow-sys", // the storage guard's free-space check (statfs)
-      script.pathname,
-      dataDir,
-    ],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), INITDB_LIMIT_MS);
-  try {
-    const out = await child.output();
-    if (!out.success) {
-      const printed = new TextDecoder().decode(out.stderr).trim() ||
-        new TextDecoder().decode(out.stdout).trim();
-      throw new Error(
-        out.signal === "SIGKILL"
-          ? `initdb did not finish within ${INITDB_LIMIT_MS / 1000} s`
-          : `initdb failed (exit ${out.code}): ${printed.slice(-800)}`,
-      );
-    }
-  } finally {
-    clearTimeout(timer);
+  const out = await runDenoChild(
+    new URL("./initdb_child.ts", import.meta.url),
+    // --allow-sys: the storage guard's free-space check (statfs)
+    ["--allow-read", `--allow-write=${dataDir}`, "--allow-env", "--allow-sys"],
+    [dataDir],
+    INITDB_LIMIT_MS,
+  );
+  if (!out) return false;
+  if (!out.success) {
+    const printed = new TextDecoder().decode(out.stderr).trim() ||
+      new TextDecoder().decode(out.stdout).trim();
+    throw new Error(
+      out.signal === "SIGKILL"
+        ? `initdb did not finish within ${INITDB_LIMIT_MS / 1000} s`
+        : `initdb failed (exit ${out.code}): ${printed.slice(-800)}`,
+    );
   }
   return true;
 }

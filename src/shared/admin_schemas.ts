@@ -15,7 +15,7 @@ if (typeof document !== "undefined") z.config({ jitless: true });
 
 /** Longest password accepted: longer inputs are refused before any hashing (no CPU-cost abuse). */
 export const MAX_PASSWORD_LENGTH = 128;
-/** Shortest new password (spec section 9). */
+/** Shortest new password: the dashboard's 'Senha muito curta' below it. */
 export const MIN_PASSWORD_LENGTH = 8;
 
 /** Body of POST /api/admin/login. */

@@ -1,5 +1,5 @@
 // Dashboard arithmetic shared by the server and the browser, so both round and divide the same way
-// (spec sections 3 and 9).
+// (each formula in words: docs/METRICS.md).
 
 export interface DailyCount {
   date: string;

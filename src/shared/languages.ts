@@ -31,7 +31,7 @@ export const LANG_INFO: Record<
   },
 };
 
-/** Local storage key where the browser remembers the visitor's language (spec section 4). */
+/** Local storage key where the browser remembers the visitor's language, product-specific. */
 export const LANG_STORAGE_KEY = "zapflow.lang";
 /** Cookie the server reads on `/` to honour a language the visitor picked. */
 export const LANG_COOKIE = "lang";

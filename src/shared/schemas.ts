@@ -71,7 +71,7 @@ export function sitePath(max: number) {
 // ---------------------------------------------------------------------------------------------------------
 // Public writes
 
-/** Body of POST /api/leads (spec section 7, plus the idempotency key, Meta event id and honeypot). */
+/** Body of POST /api/leads (the lead's fields and UTM origin, plus the idempotency key, Meta event id and honeypot). */
 export const leadBody = z.strictObject({
   name: requiredText(120),
   email: requiredText(MAX_EMAIL_LENGTH).refine(isLeadEmail, "must be a valid e-mail address"),
