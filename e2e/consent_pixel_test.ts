@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp } from "./browser.ts";
 import { listMetaEvents } from "../testing/meta_outbox.ts";
-import { waitFor } from "./visitor.ts";
+import { outboxFlushed, waitFor, watchOutbox } from "./visitor.ts";
 import type { Db } from "../src/db/client.ts";
 
 const UA =
@@ -29,6 +29,7 @@ async function visitor() {
     locale: "pt-BR",
     userAgent: UA,
   });
+  await watchOutbox(context);
   const thirdParty: string[] = [];
   await context.route("https://connect.facebook.net/**", (route) => {
     thirdParty.push(route.request().url());
@@ -68,8 +69,18 @@ browserTest(
       await banner.getByRole("button", { name: "Recusar" }).click();
       await banner.waitFor({ state: "hidden" });
       await land(v.page, server.baseUrl + "/pt-br/clientes");
-      await v.page.waitForTimeout(1000);
+      // The page decides on the third parties before it flushes the outbox: had it started them, the pixel's
+      // queue and the tag manager's first entry would be there by now (their scripts come when idle).
+      await outboxFlushed(v.page);
       assert.equal(await banner.count(), 0, "a refusal is remembered");
+      assert.deepEqual(
+        await v.page.evaluate(() => {
+          const w = globalThis as unknown as { fbq?: unknown; dataLayer?: Record<string, unknown>[] };
+          return { fbq: typeof w.fbq, gtm: (w.dataLayer ?? []).some((e) => e.event === "gtm.js") };
+        }),
+        { fbq: "undefined", gtm: false },
+        "neither the pixel nor the tag manager started",
+      );
       assert.equal(v.thirdParty.length, 0, "nothing third-party before acceptance");
 
       await v.page.getByRole("button", { name: "Preferências de privacidade" }).click();
@@ -178,7 +189,8 @@ browserTest(
       assert.equal((await server.db.query("select id from conversions")).length, 0, "no conversion yet");
       await failedPage.close();
 
-      // Later, in another tab (another session): the server is back and the outbox delivers.
+      // Later, in another tab (another session): the server is back and the outbox delivers. 1.5 s later, so
+      // that a lead stored with its delivery time instead of its submission time fails the check below.
       await new Promise((r) => setTimeout(r, 1500));
       await v.context.unroute("**/api/leads");
       const later = await v.context.newPage();
@@ -218,7 +230,7 @@ browserTest(
 
       // Nothing is sent twice: more page loads, no more conversions or Lead events.
       await land(later, server.baseUrl + "/pt-br/");
-      await later.waitForTimeout(1500);
+      await outboxFlushed(later);
       assert.equal((await server.db.query("select id from conversions")).length, 1);
       assert.equal((await server.db.query("select id from leads")).length, 1);
       const again = await later.evaluate(() => (globalThis as unknown as { __fb: unknown[][] }).__fb);

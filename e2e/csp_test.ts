@@ -120,6 +120,24 @@ async function thirdPartiesRan(v: Visitor, label: string) {
   });
 }
 
+/**
+ * Waits until what the page has started is over: its load event, fonts and images loaded, two frames drawn
+ * (styles a script set have been applied), then one task more. A violation is reported as the browser
+ * refuses the load or the style, so by then every one there would be is on the window.
+ */
+async function settled(page: Page) {
+  await page.waitForLoadState("load");
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await Promise.all(
+      Array.from(document.images, (img) => img.complete ? null : img.decode().catch(() => {})),
+    );
+    for (let i = 0; i < 2; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+    // A task after the frames: violation events are queued as tasks.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+}
+
 async function signIn(page: Page) {
   await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
   await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);
@@ -160,7 +178,9 @@ browserTest(
       await v.page.locator(".video-poster").first().click();
       const player = v.page.locator("iframe[src^='https://www.youtube-nocookie.com/embed/']").first();
       await player.waitFor();
-      await v.page.waitForTimeout(500);
+      // The player's document loaded (a frame-src refusal is reported instead of that).
+      assert.equal(await player.contentFrame().locator("title").textContent({ timeout: 15_000 }), "player");
+      await settled(v.page);
       await collect(v, "/pt-br/ (modal, dropdown, video)");
 
       for (const p of SITE_PAGES) {
@@ -186,7 +206,7 @@ browserTest(
         timeout: 20_000,
       });
       await v.page.locator("[data-testid=chart] canvas").first().waitFor({ timeout: 20_000 });
-      await v.page.waitForTimeout(500);
+      await settled(v.page);
       await collect(v, "dashboard");
 
       console.log(

@@ -3,7 +3,7 @@
 // treated as bots by the server and not counted).
 import assert from "node:assert/strict";
 import { browserTest, serveApp, type Served } from "./browser.ts";
-import { land, planButton, visitor, waitFor } from "./visitor.ts";
+import { land, outboxFlushed, planButton, visitor, waitFor } from "./visitor.ts";
 
 const LANDING = "/pt-br/?utm_source=google&utm_campaign=black-friday&utm_medium=cpc";
 
@@ -168,7 +168,7 @@ browserTest(
       // Sent once: the lead left the outbox, so a later page load records nothing more.
       await v.page.waitForURL(/^https:\/\/app\.zapflow\.com\.br\//);
       await land(v.page, v.base + "/pt-br/");
-      await v.page.waitForTimeout(1000);
+      await outboxFlushed(v.page);
       assert.equal(await v.page.evaluate(() => localStorage.getItem("zapflow.leadOutbox")), null);
       assert.equal((await rows(server, "select id from conversions")).length, 1);
     } finally {
@@ -261,7 +261,7 @@ browserTest(
       );
       await land(v.page, v.base + "/pt-br/clientes");
       await land(v.page, v.base + "/pt-br/");
-      await v.page.waitForTimeout(500);
+      await outboxFlushed(v.page);
       assert.equal((await rows(server, "select id from leads")).length, 1, "stored exactly once");
     } finally {
       await v.context.close();
@@ -320,6 +320,53 @@ browserTest(
         assert.ok(events.includes("lead_modal_close:Pro"), `${c.path}: ${events.join(", ")}`);
       }
       assert.deepEqual(v.errors, []);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+browserTest(
+  "lead modal: outboxFlushed returns once a waiting lead is delivered and its conversion recorded (the waits " +
+    "above would see a flush that sends)",
+  async () => {
+    const server = await serveApp();
+    const v = await visitor(server);
+    try {
+      await land(v.page, v.base + LANDING);
+      // A lead as the dialog keeps it, waiting in the outbox as if its first send had failed.
+      await v.page.evaluate(() => {
+        const createdAt = Date.now();
+        const idempotencyKey = `lead_${createdAt}_barriertest1`;
+        const origin = {
+          sessionId: sessionStorage.getItem("zapflow.sessionId") ?? "s",
+          utmSource: "google",
+          utmCampaign: "black-friday",
+          utmMedium: "cpc",
+        };
+        const body = {
+          name: "Rita",
+          email: "rita@example.com",
+          whatsapp: "11 91234-0000",
+          plan: "Pro",
+          ...origin,
+          page: location.href,
+          idempotencyKey,
+          submittedAt: createdAt,
+        };
+        const conversion = { source: "pricing_pro_plan", label: "Pro", origin, meta: null };
+        localStorage.setItem(
+          "zapflow.leadOutbox",
+          JSON.stringify([{ idempotencyKey, createdAt, body, conversion }]),
+        );
+      });
+      await land(v.page, v.base + "/pt-br/clientes");
+      await outboxFlushed(v.page);
+      // No polling: by now the flush has sent the lead and recorded its conversion.
+      assert.equal((await rows(server, "select id from leads")).length, 1);
+      assert.equal((await rows(server, "select id from conversions")).length, 1);
+      assert.equal(await v.page.evaluate(() => localStorage.getItem("zapflow.leadOutbox")), null);
     } finally {
       await v.context.close();
       await server.close();

@@ -1,6 +1,6 @@
 // A visitor of the public site for browser tests: a desktop Chrome user agent (headless ones are treated as
 // bots and not counted), with the external checkout and WhatsApp hosts intercepted and timed.
-import type { Page, Route } from "playwright-core";
+import type { BrowserContext, Page, Route } from "playwright-core";
 import { getBrowser, type Served } from "./browser.ts";
 
 export const UA =
@@ -13,6 +13,7 @@ export interface External {
 
 export async function visitor(server: Served, viewport = { width: 1366, height: 900 }) {
   const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", userAgent: UA });
+  await watchOutbox(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -55,4 +56,57 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms
     value = await fn();
   }
   return value;
+}
+
+/**
+ * Lets a test see the lead outbox's flush, which every public page runs once when idle: counts the page's
+ * reads of the outbox (only the flush reads it on a page load with no form sent) and its fetches still
+ * unanswered. Install on the context before the pages open; `outboxFlushed` then waits on it.
+ */
+export async function watchOutbox(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const w = globalThis as unknown as { __outboxReads: number; __fetchesPending: number };
+    w.__outboxReads = 0;
+    w.__fetchesPending = 0;
+    const getItem = Storage.prototype.getItem;
+    Storage.prototype.getItem = function (key: string) {
+      if (key === "zapflow.leadOutbox") w.__outboxReads++;
+      return getItem.call(this, key);
+    };
+    const fetch = globalThis.fetch;
+    globalThis.fetch = function (...args: Parameters<typeof fetch>) {
+      w.__fetchesPending++;
+      const answer = fetch.apply(this, args);
+      const settled = () => void w.__fetchesPending--;
+      answer.then(settled, settled);
+      return answer;
+    };
+  });
+}
+
+/**
+ * Waits until this page's outbox flush has run and whatever it sent has been answered: the flush has read
+ * the outbox, every delivery it started (each holds the outbox's Web Lock while it sends, then records the
+ * conversion) is over, and no fetch is unanswered. What a flush would do with a waiting lead (send it,
+ * record its conversion and Lead event) has happened by then; a test that then sees nothing proves nothing
+ * was waiting. Needs `watchOutbox` on the page's context. Throws if the flush never reads the outbox.
+ */
+export async function outboxFlushed(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (globalThis as unknown as { __outboxReads?: number }).__outboxReads! > 0,
+    null,
+    { timeout: 15_000 },
+  ).catch(() => {
+    throw new Error("the page never flushed the lead outbox (is watchOutbox installed on its context?)");
+  });
+  await page.evaluate(async () => {
+    const w = globalThis as unknown as { __outboxReads: number; __fetchesPending: number };
+    let reads: number;
+    do {
+      reads = w.__outboxReads;
+      // Queued behind a delivery in progress: granted once it has sent its lead and recorded its conversion.
+      await navigator.locks?.request("zapflow.leadOutbox", () => {});
+      while (w.__fetchesPending > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    } while (reads !== w.__outboxReads); // a further delivery read the outbox meanwhile: wait for it too
+  });
 }

@@ -2,7 +2,8 @@
 // TEST_DATABASE_URL is set, on PostgreSQL, and browser tests when Chromium is found) except the process-level
 // fault and soak tests. `deno task test:faults` (this script with --faults) runs those, one file at a time:
 // each drives a real server process to its limits (descriptors, disk, a cut database, SIGTERM under load, a
-// soak), so they would measure each other if run side by side. Says loudly what it skips.
+// soak), so they would measure each other if run side by side. Both first build the migrated databases the
+// test processes start from (testing/db_template.ts). Says loudly what it skips.
 //   deno run -A scripts/test.ts [--faults] [deno test flags] [files]
 import { build } from "../build.ts";
 
@@ -32,6 +33,14 @@ if (!hasCaddy && faults) {
 }
 
 await build();
+// The migrated databases every test process copies instead of migrating its own (testing/db_template.ts):
+// built here once, before the processes start, when the migrations changed since the last run.
+const templates = await new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", new URL("../testing/db_template.ts", import.meta.url).pathname],
+  stdout: "inherit",
+  stderr: "inherit",
+}).spawn().status;
+if (!templates.success) Deno.exit(templates.code || 1);
 const args = ["test", "-A", "--no-check"];
 const named = rest.some((a) => !a.startsWith("-"));
 if (faults) {

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { LOAD_ORIGIN, startLoad } from "../testing/load.ts";
 import { freePort, startServer } from "../testing/server.ts";
 import { restoreAndCheck, takeBackupsUnderLoad } from "../testing/live_backups.ts";
+import { copyDataDir } from "../testing/db_template.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -45,6 +46,7 @@ Deno.test({
   fn: async () => {
     const tmp = await Deno.makeTempDir({ prefix: "datadir_test_" });
     const dataDir = join(tmp, "data");
+    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
     let server = await startServer({ env: serverEnv(dataDir) });
     try {
       const holder = new RegExp(

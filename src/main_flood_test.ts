@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { LOAD_ORIGIN } from "../testing/load.ts";
 import { freshGet, type Probe } from "../testing/probe.ts";
 import { startServer } from "../testing/server.ts";
+import { copyDataDir } from "../testing/db_template.ts";
 
 const PROBE = new URL("../testing/probe.ts", import.meta.url).pathname;
 const HALF_HEADERS = 5_000;
@@ -50,6 +51,7 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "flood_" });
     const conns: Deno.TcpConn[] = [];
     try {
+      await copyDataDir(join(dir, "data")); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       const server = await startServer({
         env: { PUBLIC_ORIGIN: LOAD_ORIGIN, LOG_LEVEL: "warn", DATA_DIR: join(dir, "data") },
         maxOpenFiles: SERVER_FILE_LIMIT,

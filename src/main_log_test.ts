@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { setLogLevel, setLogSink } from "./core/log.ts";
 import { buildIfStale } from "../scripts/start.ts";
 import { freePort, startServer } from "../testing/server.ts";
+import { copyDataDir } from "../testing/db_template.ts";
 
 const MAIN = new URL("./main.ts", import.meta.url).pathname;
 
@@ -52,6 +53,7 @@ Deno.test({
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "main_log_" });
     try {
+      await copyDataDir(join(dir, "data")); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       const server = await startServer({
         env: { PUBLIC_ORIGIN: "http://localhost:8000", LOG_LEVEL: "warn", DATA_DIR: join(dir, "data") },
       });
@@ -110,6 +112,8 @@ Deno.test("start: a refused configuration and an unusable DATA_DIR are JSON line
 Deno.test("start: a weak ADMIN_PASSWORD stops the first start with one JSON line (exit 1)", async () => {
   const dir = await Deno.makeTempDir({ prefix: "main_log_" });
   try {
+    // Migrated but without an administrator, as at a first start; no initdb to wait for.
+    await copyDataDir(join(dir, "data"));
     const run = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", MAIN],
       env: {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { openDb } from "./db/client.ts";
 import { countAnswers, LOAD_ORIGIN, startLoad } from "../testing/load.ts";
 import { startServer } from "../testing/server.ts";
+import { copyDataDir } from "../testing/db_template.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -28,6 +29,7 @@ for (const kind of TEST_DATABASE_URL ? ["pglite", "postgres"] as const : ["pglit
         env.DATABASE_URL = url.href;
       } else {
         env.DATA_DIR = join(dir, "data");
+        await copyDataDir(env.DATA_DIR); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       }
       try {
         const server = await startServer({ env });
@@ -102,6 +104,7 @@ Deno.test({
   fn: async () => {
     const dir = await Deno.makeTempDir({ prefix: "sigterm_slow_" });
     try {
+      await copyDataDir(join(dir, "data")); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       const server = await startServer({
         env: { PUBLIC_ORIGIN: LOAD_ORIGIN, LOG_LEVEL: "warn", DATA_DIR: join(dir, "data") },
       });

@@ -1,7 +1,9 @@
 // Test databases: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. One database per kind per
-// test process (opening PGlite costs ~2 s), emptied before each test.
+// test process, emptied before each test. PGlite starts from the migrated template (testing/db_template.ts)
+// instead of running initdb and every migration in each process.
 import { type Db, openDb } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
+import { memoryTemplate } from "./db_template.ts";
 
 export type DbKind = "pglite" | "postgres";
 
@@ -31,9 +33,9 @@ async function open(kind: DbKind): Promise<{ db: Db; tables: string[] }> {
         .outputSync();
     });
   } else {
-    db = await openDb({});
+    db = await openDb({ template: await memoryTemplate() });
   }
-  await migrate(db);
+  await migrate(db); // nothing to apply on the template; migrates a new PostgreSQL schema
   const tables = (await db.query<{ table_name: string }>(
     `select table_name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'schema_migrations'`,

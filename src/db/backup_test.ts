@@ -13,6 +13,7 @@ import { openDb } from "./client.ts";
 import { DataDirBusy, lockDataDir } from "./data_dir_lock.ts";
 import { migrate } from "./migrate.ts";
 import { withoutEntries } from "./pglite.ts";
+import { copyDataDir } from "../../testing/db_template.ts";
 
 const NOW = new Date("2026-11-22T05:45:01.234Z");
 
@@ -72,6 +73,7 @@ Deno.test({
     try {
       const dataDir = join(root, "data");
       const backups = join(root, "backups");
+      await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       const db = await openDb({ dataDir });
       await migrate(db);
       await db.query(

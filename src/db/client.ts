@@ -57,6 +57,11 @@ export interface DbOptions {
   initdbHere?: boolean;
   /** PGlite in `dataDir`: what this process is, named to anyone refused DATA_DIR ("server", "db:migrate"...). */
   owner?: string;
+  /**
+   * PGlite in memory: start from this data directory (a tar archive, as `dumpDataDir` makes and
+   * `unpackBackup` unpacks) instead of a new one. Tests load a migrated one rather than migrating each time.
+   */
+  template?: Blob;
 }
 
 /** The database cannot be reached (refused, timed out, connection lost, shutting down): answer 503, retry later. */
@@ -146,7 +151,9 @@ async function openPglite(options: DbOptions): Promise<Db> {
   try {
     // A new DATA_DIR is created and migrated by a child process, whose memory goes back to the system.
     if (dataDir && !initdbHere && !await hasDatabase(dataDir)) await initdbInChild(dataDir);
-    pg = await createPglite(dataDir ? { dataDir } : {});
+    pg = await createPglite(
+      dataDir ? { dataDir } : options.template ? { loadDataDir: options.template } : {},
+    );
   } catch (error) {
     lock?.release();
     throw new StorageError(

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { DataDirBusy, LOCK_FILE, lockDataDir, readHolder } from "./data_dir_lock.ts";
 import { openDb } from "./client.ts";
+import { copyDataDir } from "../../testing/db_template.ts";
 
 Deno.test("DATA_DIR lock: a second taker is refused with the holder named; released, it can be taken", async () => {
   const dir = join(await Deno.makeTempDir({ prefix: "lock_test_" }), "data");
@@ -39,6 +40,7 @@ Deno.test({
     const root = await Deno.makeTempDir({ prefix: "lock_test_" });
     try {
       const dataDir = join(root, "data");
+      await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
       const db = await openDb({ dataDir, owner: "admin:create" });
       const refused = await openDb({ dataDir, owner: "server" }).then(() => null, (error) => error);
       assert.ok(refused instanceof DataDirBusy, String(refused));

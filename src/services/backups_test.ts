@@ -4,6 +4,7 @@ import { loadConfig } from "../config.ts";
 import { openDb } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { backupJob, runBackup } from "./backups.ts";
+import { copyDataDir } from "../../testing/db_template.ts";
 
 Deno.test("scheduled backups: BACKUP_DIR off by default, never inside DATA_DIR, never with PostgreSQL", () => {
   const base = { DATA_DIR: "/var/lib/app/data" };
@@ -39,6 +40,7 @@ Deno.test({
     const root = await Deno.makeTempDir({ prefix: "backup_job_test_" });
     const dataDir = join(root, "data");
     const dir = join(root, "backups");
+    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
     const db = await openDb({ dataDir });
     try {
       await migrate(db);

@@ -1,0 +1,125 @@
+// Migrated PGlite databases for tests, built once and copied: a test process that opened a new PGlite and
+// migrated it paid for initdb and every migration (about 2 s on an idle machine, 19 s under load), and a test
+// that started a server over an empty DATA_DIR paid for it again in a child process. Instead:
+// - `memoryTemplate()`: the data directory of an in-memory PGlite after `migrate`, as a tar archive that
+//   `openDb({ template })` loads (testing/db.ts);
+// - `copyDataDir(dir)`: a DATA_DIR after `migrate`, copied file by file into `dir` for a server to open.
+// Both are kept in `.cache/test-db/` under a key made of the migrations (names and text), the migration code and
+// the PGlite version, so a changed or added migration builds new ones on the next run, and an unchanged set is
+// reused from run to run. `deno task test` builds them before it starts the test processes (prepareTemplates);
+// a test file run alone builds what it needs the first time. The tests still run `migrate` on what they open:
+// on a current template it finds nothing to apply.
+import { join } from "node:path";
+import { openDb } from "../src/db/client.ts";
+import { checksum, migrate, type Migration, readMigrations } from "../src/db/migrate.ts";
+import { unpackBackup } from "../src/db/pglite.ts";
+import { LOCK_FILE } from "../src/db/data_dir_lock.ts";
+
+const CACHE = new URL("../.cache/test-db/", import.meta.url).pathname;
+
+let keyPromise: Promise<string> | undefined;
+
+/** The key of templates built from `migrations` by the migration code `migrateSource` with PGlite `pglite`. */
+export async function keyOf(migrations: Migration[], migrateSource: string, pglite: string): Promise<string> {
+  const parts = [pglite, migrateSource, ...migrations.flatMap((m) => [m.name, m.sql])];
+  return (await checksum(parts.join("\0"))).slice(0, 16);
+}
+
+/** The current templates' key: this checkout's migrations and migration code, the PGlite in use. */
+export function templateKey(): Promise<string> {
+  keyPromise ??= (async () =>
+    await keyOf(
+      await readMigrations(),
+      await Deno.readTextFile(new URL("../src/db/migrate.ts", import.meta.url)),
+      import.meta.resolve("@electric-sql/pglite"),
+    ))();
+  return keyPromise;
+}
+
+/** Writes `path` through a temporary name and a rename, so a concurrent reader sees all of it or nothing. */
+async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+  const temporary = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
+  await Deno.writeFile(temporary, bytes);
+  await Deno.rename(temporary, path);
+}
+
+let memoryPromise: Promise<Blob> | undefined;
+
+/** The migrated in-memory database as a tar archive (built and cached on first use). */
+export function memoryTemplate(): Promise<Blob> {
+  memoryPromise ??= (async () => {
+    const path = join(CACHE, `memory-${await templateKey()}.tar.gz`);
+    let gzip = await Deno.readFile(path).catch(() => null);
+    if (!gzip) {
+      await Deno.mkdir(CACHE, { recursive: true });
+      const db = await openDb({});
+      try {
+        await migrate(db);
+        await db.exec("checkpoint"); // a clean copy: no write-ahead log to replay at each load
+        gzip = await db.dumpDataDir!();
+      } finally {
+        await db.close();
+      }
+      await writeAtomically(path, gzip);
+    }
+    return await unpackBackup(gzip);
+  })();
+  return memoryPromise;
+}
+
+let dirPromise: Promise<string> | undefined;
+
+/** The migrated DATA_DIR template's path (built and cached on first use). Never open it: copy it. */
+export function dataDirTemplate(): Promise<string> {
+  dirPromise ??= (async () => {
+    const path = join(CACHE, `datadir-${await templateKey()}`);
+    if (await Deno.stat(join(path, "PG_VERSION")).then(() => true, () => false)) return path;
+    await Deno.mkdir(CACHE, { recursive: true });
+    const building = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
+    const db = await openDb({ dataDir: building, owner: "test template" });
+    try {
+      await migrate(db);
+      await db.exec("checkpoint");
+    } finally {
+      await db.close();
+    }
+    try {
+      await Deno.rename(building, path);
+    } catch (error) {
+      // Another process built it first: theirs is the same.
+      await Deno.remove(building, { recursive: true });
+      if (!await Deno.stat(join(path, "PG_VERSION")).then(() => true, () => false)) throw error;
+    }
+    return path;
+  })();
+  return dirPromise;
+}
+
+/** Copies the migrated DATA_DIR template into `dir` (created, private), for a server to open as its DATA_DIR. */
+export async function copyDataDir(dir: string): Promise<void> {
+  await copyTree(await dataDirTemplate(), dir);
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true, mode: 0o700 });
+  const copies: Promise<void>[] = [];
+  for await (const entry of Deno.readDir(from)) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.name === LOCK_FILE) continue; // the template's own, not the copy's
+    if (entry.isDirectory) copies.push(copyTree(source, target));
+    else if (entry.isFile) {
+      copies.push(Deno.copyFile(source, target).then(() => Deno.chmod(target, 0o600)));
+    }
+  }
+  await Promise.all(copies);
+}
+
+/** Builds both templates if they are not cached yet (scripts/test.ts, before the test processes start). */
+export async function prepareTemplates(): Promise<void> {
+  await Promise.all([memoryTemplate(), dataDirTemplate()]);
+}
+
+// `deno run -A testing/db_template.ts`: what scripts/test.ts runs first (a child process, so that the
+// test runner itself imports no test support).
+if (import.meta.main) await prepareTemplates();
