@@ -1,0 +1,363 @@
+// The dashboard's filters (shared/filters.ts, db/filtered.ts) on every report, with figures worked out by hand
+// from the sessions below, on PGlite and, with TEST_DATABASE_URL, PostgreSQL.
+import assert from "node:assert/strict";
+import { appTest, type TestApp } from "../../../testing/app.ts";
+import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
+import { sp } from "../../../testing/analytics_fixture.ts";
+import type { Queryable } from "../../db/client.ts";
+import { runRollups } from "../../services/rollups.ts";
+
+const NOV = "startDate=2026-11-01&endDate=2026-11-30";
+const NOW = new Date("2026-12-10T15:00:00Z");
+
+interface Session {
+  id: string;
+  visitor: string;
+  channel: string;
+  source: string;
+  utm?: { source?: string; medium?: string; campaign?: string; content?: string; term?: string };
+  /** Page views (the first is the entry), at local times. */
+  views: [string, string][];
+  clicks?: string[];
+  lead?: { at: string; name: string };
+}
+
+const FB = { source: "facebook", medium: "cpc", campaign: "bf" };
+/**
+ * November 2026, four sessions; October, one:
+ * s1 visitor a, Meta ad "video-1": /pt-br, then /pt-br/clientes; a click; a lead.
+ * s2 visitor b, Meta ad "carrossel-2": /pt-br; a click.
+ * s3 visitor c, Google ad, keyword "whatsapp api": /pt-br/pipefy-whatsapp-integracao, then /pt-br; a click; a
+ *    lead.
+ * s4 visitor a again, direct: /pt-br/clientes.
+ * s5 (October) visitor d, Meta ad "video-1": /pt-br; a click.
+ */
+const SESSIONS: Session[] = [
+  {
+    id: "s1",
+    visitor: "a",
+    channel: "paid_social",
+    source: "facebook",
+    utm: { ...FB, content: "video-1" },
+    views: [["2026-11-05T10:00:00", "/pt-br"], ["2026-11-05T10:01:00", "/pt-br/clientes"]],
+    clicks: ["2026-11-05T10:02:00"],
+    lead: { at: "2026-11-05T10:03:00", name: "Ana Meta" },
+  },
+  {
+    id: "s2",
+    visitor: "b",
+    channel: "paid_social",
+    source: "facebook",
+    utm: { ...FB, content: "carrossel-2" },
+    views: [["2026-11-06T09:00:00", "/pt-br"]],
+    clicks: ["2026-11-06T09:01:00"],
+  },
+  {
+    id: "s3",
+    visitor: "c",
+    channel: "paid_search",
+    source: "google",
+    utm: { source: "Google", medium: "cpc", campaign: "bf", term: "whatsapp api" },
+    views: [["2026-11-07T14:00:00", "/pt-br/pipefy-whatsapp-integracao"], ["2026-11-07T14:05:00", "/pt-br"]],
+    clicks: ["2026-11-07T14:06:00"],
+    lead: { at: "2026-11-07T14:07:00", name: "Caio Google" },
+  },
+  {
+    id: "s4",
+    visitor: "a",
+    channel: "direct",
+    source: "direto",
+    views: [["2026-11-20T20:00:00", "/pt-br/clientes"]],
+  },
+  {
+    id: "s5",
+    visitor: "d",
+    channel: "paid_social",
+    source: "facebook",
+    utm: { ...FB, content: "video-1" },
+    views: [["2026-10-10T08:00:00", "/pt-br"]],
+    clicks: ["2026-10-10T08:01:00"],
+  },
+];
+
+async function seedSessions(db: Queryable) {
+  for (const s of SESSIONS) {
+    const u = s.utm ?? {};
+    for (const [i, [at, page]] of s.views.entries()) {
+      await db.query(
+        `insert into visits (occurred_at, visitor_key, session_id, source, utm_source, utm_medium, utm_campaign,
+           utm_content, utm_term, traffic_source, channel, entry)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+        [
+          sp(at),
+          s.visitor,
+          s.id,
+          page,
+          u.source ?? null,
+          u.medium ?? null,
+          u.campaign ?? null,
+          u.content ?? null,
+          u.term ?? null,
+          s.source,
+          s.channel,
+          i === 0,
+        ],
+      );
+    }
+    for (const at of s.clicks ?? []) {
+      await db.query(
+        `insert into clicks (occurred_at, visitor_key, session_id, source, utm_source, utm_medium, utm_campaign,
+           traffic_source, channel)
+         values ($1, $2, $3, 'pricing_pro_plan', $4, $5, $6, $7, $8)`,
+        [
+          sp(at),
+          s.visitor,
+          s.id,
+          u.source ?? null,
+          u.medium ?? null,
+          u.campaign ?? null,
+          s.source,
+          s.channel,
+        ],
+      );
+    }
+    if (s.lead) {
+      await db.query(
+        `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source, utm_medium,
+           utm_campaign, session_id, last_source, last_channel)
+         values ($1, $2, $3, '11999990000', 'pro', 'Pro', $4, $5, $6, $7, $8, $9)`,
+        [
+          sp(s.lead.at),
+          s.lead.name,
+          `${s.id}@example.com`,
+          u.source ?? null,
+          u.medium ?? null,
+          u.campaign ?? null,
+          s.id,
+          s.source,
+          s.channel,
+        ],
+      );
+    }
+  }
+}
+
+async function ready(t: TestApp) {
+  await seedAdmin(t.db);
+  await seedSessions(t.db);
+  return await signIn(t);
+}
+
+async function json(t: TestApp, cookie: string, path: string) {
+  const res = await getAs(t, cookie, path);
+  assert.equal(res.status, 200, `${path}: ${await res.clone().text()}`);
+  return await res.json();
+}
+
+const figures = (p: Record<string, unknown>) => ({
+  visits: p.visits,
+  uniqueVisitors: p.uniqueVisitors,
+  clicks: p.clicks,
+  leads: p.leads,
+  conversions: p.conversions,
+});
+
+const options = { now: () => NOW };
+
+appTest(
+  "filters: every headline figure and its comparison follow one filter, and two combine (AND)",
+  async (t) => {
+    const cookie = await ready(t);
+    const cases: [string, object, object][] = [
+      // [filters, November, October (the comparison: a whole month that is over)]
+      ["", { visits: 6, uniqueVisitors: 3, clicks: 3, leads: 2, conversions: 2 }, {
+        visits: 1,
+        uniqueVisitors: 1,
+        clicks: 1,
+        leads: 0,
+        conversions: 0,
+      }],
+      ["f_channel=paid_social", { visits: 3, uniqueVisitors: 2, clicks: 2, leads: 1, conversions: 1 }, {
+        visits: 1,
+        uniqueVisitors: 1,
+        clicks: 1,
+        leads: 0,
+        conversions: 0,
+      }],
+      ["f_utm_source=facebook&f_utm_content=video-1", {
+        visits: 2,
+        uniqueVisitors: 1,
+        clicks: 1,
+        leads: 1,
+        conversions: 1,
+      }, { visits: 1, uniqueVisitors: 1, clicks: 1, leads: 0, conversions: 0 }],
+      // Entry page selects sessions: all of s1's and s2's page views.
+      ["f_entry_page=%2Fpt-br", { visits: 3, uniqueVisitors: 2, clicks: 2, leads: 1, conversions: 1 }, {
+        visits: 1,
+        uniqueVisitors: 1,
+        clicks: 1,
+        leads: 0,
+        conversions: 0,
+      }],
+      // Page selects page views of that page; clicks and leads of the sessions that viewed it.
+      ["f_page=%2Fpt-br%2Fclientes", { visits: 2, uniqueVisitors: 1, clicks: 1, leads: 1, conversions: 1 }, {
+        visits: 0,
+        uniqueVisitors: 0,
+        clicks: 0,
+        leads: 0,
+        conversions: 0,
+      }],
+      ["f_utm_term=whatsapp+api", { visits: 2, uniqueVisitors: 1, clicks: 1, leads: 1, conversions: 1 }, {
+        visits: 0,
+        uniqueVisitors: 0,
+        clicks: 0,
+        leads: 0,
+        conversions: 0,
+      }],
+      ["f_source=direto", { visits: 1, uniqueVisitors: 1, clicks: 0, leads: 0, conversions: 0 }, {
+        visits: 0,
+        uniqueVisitors: 0,
+        clicks: 0,
+        leads: 0,
+        conversions: 0,
+      }],
+      ["f_channel=paid_search&f_utm_source=facebook", {
+        visits: 0,
+        uniqueVisitors: 0,
+        clicks: 0,
+        leads: 0,
+        conversions: 0,
+      }, { visits: 0, uniqueVisitors: 0, clicks: 0, leads: 0, conversions: 0 }],
+    ];
+    // Before and after the roll-up: a filtered figure reads the raw rows, an unfiltered one the roll-ups.
+    for (const rolled of [false, true]) {
+      if (rolled) await runRollups(t.db, "America/Sao_Paulo", NOW);
+      for (const [f, current, previous] of cases) {
+        const s = await json(t, cookie, `/api/tracking/summary?${NOV}&${f}`);
+        assert.deepEqual(figures(s.current), current, `${f} (rolled up: ${rolled})`);
+        assert.deepEqual(figures(s.previous), previous, `${f} previous (rolled up: ${rolled})`);
+        assert.equal(s.previous.start, "2026-10-01");
+        const stats = await json(t, cookie, `/api/tracking/stats?${NOV}&${f}`);
+        const c = current as { clicks: number; conversions: number };
+        assert.deepEqual([stats.clicks, stats.conversions], [c.clicks, c.conversions], f);
+      }
+    }
+  },
+  options,
+);
+
+appTest(
+  "filters: the daily series, rankings, channels and conversion table follow the filters",
+  async (t) => {
+    const cookie = await ready(t);
+    const social = `${NOV}&f_channel=paid_social`;
+    assert.deepEqual(await json(t, cookie, `/api/leads/analytics?${social}`), [{
+      date: "2026-11-05",
+      count: 1,
+    }]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/analytics?${social}`), [
+      { date: "2026-11-05", count: 1 },
+      { date: "2026-11-06", count: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/unique-visits?${NOV}&f_page=%2Fpt-br%2Fclientes`), [
+      { date: "2026-11-05", count: 1 },
+      { date: "2026-11-20", count: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/utm-source?${social}`), [
+      { utmSource: "facebook", visits: 3 },
+    ]);
+    assert.deepEqual(
+      await json(t, cookie, `/api/tracking/rankings/utm-campaign?${NOV}&f_utm_source=Google`),
+      [
+        { utmCampaign: "bf", visits: 2 },
+      ],
+    );
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/pages?${social}`), [
+      { page: "/pt-br", visits: 2 },
+      { page: "/pt-br/clientes", visits: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/sources?${NOV}&f_utm_content=video-1`), [
+      { source: "facebook", visits: 2, previousVisits: 1 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/entry-pages?${NOV}&f_page=%2Fpt-br`), [
+      { page: "/pt-br", visits: 2, previousVisits: 1 },
+    ]);
+    const channels = await json(t, cookie, `/api/tracking/channels?${NOV}&f_utm_source=facebook`);
+    assert.deepEqual(
+      channels.current.map((
+        r: Record<string, number>,
+      ) => [r.channel, r.visits, r.clicks, r.leads, r.leadRate]),
+      [["paid_social", 3, 2, 1, 50]],
+    );
+    assert.deepEqual(
+      channels.previous.map((r: Record<string, number>) => [r.channel, r.visits, r.clicks, r.leads]),
+      [["paid_social", 1, 1, 0]],
+    );
+    assert.deepEqual(await json(t, cookie, `/api/tracking/conversion-by-utm-source?${social}`), [
+      { utmSource: "facebook", clicks: 2, conversions: 1, rate: 50 },
+    ]);
+  },
+  options,
+);
+
+appTest(
+  "filters: creatives (utm_content) and keywords (utm_term) rank with clicks, leads and rate",
+  async (t) => {
+    const cookie = await ready(t);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/utm-content?${NOV}`), [
+      { value: "video-1", visits: 2, clicks: 1, leads: 1, rate: 100 },
+      { value: "carrossel-2", visits: 1, clicks: 1, leads: 0, rate: 0 },
+    ]);
+    assert.deepEqual(await json(t, cookie, `/api/tracking/rankings/utm-term?${NOV}`), [
+      { value: "whatsapp api", visits: 2, clicks: 1, leads: 1, rate: 100 },
+    ]);
+    assert.deepEqual(
+      await json(t, cookie, `/api/tracking/rankings/utm-content?${NOV}&f_channel=paid_search`),
+      [],
+    );
+  },
+  options,
+);
+
+appTest(
+  "filters: the lead list and its CSV follow the filters; the source box finds a substring",
+  async (t) => {
+    const cookie = await ready(t);
+    const names = async (q: string) =>
+      (await json(t, cookie, `/api/leads?${NOV}&${q}`)).map((l: { name: string }) => l.name);
+    assert.deepEqual(await names("f_utm_content=video-1"), ["Ana Meta"]);
+    assert.deepEqual(await names("f_channel=paid_search"), ["Caio Google"]);
+    assert.deepEqual(await names("f_entry_page=%2Fpt-br%2Fpipefy-whatsapp-integracao"), ["Caio Google"]);
+    assert.deepEqual(await names("f_channel=direct"), []);
+    // Case-insensitive substring: "goog" finds "Google"; LIKE's wildcards are plain characters.
+    assert.deepEqual(await names("utmSource=goog"), ["Caio Google"]);
+    assert.deepEqual(await names("utmSource=FACE"), ["Ana Meta"]);
+    assert.deepEqual(await names("utmSource=%25"), []);
+    assert.deepEqual(await names("utmSource=_"), []);
+    const res = await getAs(t, cookie, `/api/leads/export.csv?${NOV}&f_utm_term=whatsapp+api&layout=rfc4180`);
+    assert.equal(res.status, 200);
+    const csv = await res.text();
+    assert.match(csv, /Caio Google/);
+    assert.doesNotMatch(csv, /Ana Meta/);
+  },
+  options,
+);
+
+appTest("filters: a bad filter is a 400 naming its parameter", async (t) => {
+  const cookie = await ready(t);
+  for (
+    const [path, field] of [
+      [`/api/tracking/summary?${NOV}&f_channel=tv`, "f_channel"],
+      [`/api/tracking/rankings/pages?${NOV}&f_page=pt-br`, "f_page"],
+      [`/api/leads?${NOV}&f_entry_page=x`, "f_entry_page"],
+      [`/api/tracking/channels?${NOV}&f_utm_source=${"x".repeat(2001)}`, "f_utm_source"],
+      [`/api/tracking/stats?f_utm_campaign=`, "f_utm_campaign"],
+    ]
+  ) {
+    const res = await getAs(t, cookie, path);
+    assert.equal(res.status, 400, path);
+    const body = await res.json();
+    assert.equal(body.error, "validation");
+    assert.ok(field in body.fields, `${path}: ${JSON.stringify(body.fields)}`);
+  }
+}, options);
