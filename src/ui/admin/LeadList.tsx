@@ -206,7 +206,7 @@ export function LeadList({ period }: { period: Period }) {
     );
     return () => clearTimeout(timer);
   }, [typed, typedSource]);
-  useEffect(() => setPage(0), [filters, period.start, period.end]);
+  useEffect(() => setPage(0), [filters, period.start, period.end, period.filters]);
   const leads = useLeads(period, filters, page, PAGE_SIZE);
   const sources = useRanking("utm-source", period);
   const total = leads.data?.total ?? 0;
@@ -269,7 +269,8 @@ export function LeadList({ period }: { period: Period }) {
           <input
             type="text"
             list="lead-sources"
-            placeholder="Todas"
+            placeholder="Todas (parte do nome)"
+            title="Leads cuja origem UTM contém este texto, em maiúsculas ou minúsculas"
             value={typedSource}
             onChange={(e) => setTypedSource(e.target.value)}
           />
