@@ -79,7 +79,8 @@ browserTest(
         ["1º: /pt-br", "2º: /pt-br/clientes"],
       );
 
-      // A second filter, from the creatives panel: both apply (AND).
+      // A second filter, from the creatives panel (asked when it comes near the screen): both apply (AND).
+    await page.locator("#utm-details").scrollIntoViewIfNeeded();
       await page.locator("#rank-utm-content").getByRole("button", {
         name: "Filtrar por Criativo (utm_content): video-1",
       })

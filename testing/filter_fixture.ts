@@ -118,8 +118,8 @@ export async function seedSessions(db: Queryable) {
     if (s.lead) {
       await db.query(
         `insert into leads (submitted_at, name, email, whatsapp, plan, plan_label, utm_source, utm_medium,
-           utm_campaign, session_id, last_source, last_channel)
-         values ($1, $2, $3, '11999990000', 'pro', 'Pro', $4, $5, $6, $7, $8, $9)`,
+           utm_campaign, session_id, last_source, last_channel, utm_content, utm_term)
+         values ($1, $2, $3, '11999990000', 'pro', 'Pro', $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           sp(s.lead.at),
           s.lead.name,
@@ -130,6 +130,8 @@ export async function seedSessions(db: Queryable) {
           s.id,
           s.source,
           s.channel,
+          u.content ?? null,
+          u.term ?? null,
         ],
       );
     }

@@ -428,6 +428,9 @@ export interface LeadRow {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The converting session's UTM content (the creative) and term (the keyword), from its page views (00016). */
+  utmContent: string | null;
+  utmTerm: string | null;
   /** The visitor's first session in the attribution window (null on leads stored before migration 00011). */
   firstSource: string | null;
   firstMedium: string | null;
@@ -513,6 +516,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
     `select id, name, email, whatsapp, plan, plan_label as "planLabel",
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
             utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium",
+            utm_content as "utmContent", utm_term as "utmTerm",
             first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
             first_channel as "firstChannel", first_landing_page as "firstLandingPage",
             last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",

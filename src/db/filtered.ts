@@ -311,8 +311,9 @@ export async function filteredConversionBySource(
 
 /**
  * Visits, plan clicks and leads per utm_content or utm_term ("Criativos", "Palavras-chave"), under the filters.
- * Clicks and leads do not carry these two: each counts under its session's value (its page views'), so this
- * report reads raw rows only, and days whose raw rows are purged count nothing.
+ * Leads keep the two values (migration 00016); clicks do not, so each click counts under the value of its
+ * session's page views (in the lookback above). Read from the raw rows, filtered or not: days whose raw rows
+ * are purged count nothing.
  */
 export async function utmDetailConversions(
   db: Queryable,
@@ -327,21 +328,22 @@ export async function utmDetailConversions(
   const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
   const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
   params.push(limit);
+  // One pass over the period's page views with a value (grouped by session and value, hashed, not sorted):
+  // the period's views per value, and which value each session had for its clicks.
   return await db.query(
-    `with sess as (
-       select distinct on (session_id) session_id, ${column} as key from visits
-        where occurred_at >= ${LO} - interval '${SESSION_LOOKBACK}' and occurred_at < ${HI}
-          and session_id <> '' and ${column} is not null and ${column} <> ''
-        order by session_id, occurred_at)
+    `with sk as (
+       select v.session_id, v.${column} as key, count(*) filter (where v.occurred_at >= ${LO}) as n from visits v
+        where v.occurred_at >= ${LO} - interval '${SESSION_LOOKBACK}' and v.occurred_at < ${HI}
+          and v.${column} is not null and v.${column} <> ''${visitWhere}
+        group by 1, 2)
      select key, sum(n)::int as visits, sum(c)::int as clicks, sum(l)::int as leads from (
-       select ${column} as key, count(*) as n, 0 as c, 0 as l from visits v
-        where ${IN("occurred_at")} and ${column} is not null and ${column} <> ''${visitWhere} group by 1
+       select key, sum(n) as n, 0 as c, 0 as l from sk group by 1
        union all
-       select sess.key, 0, count(*), 0 from clicks c join sess using (session_id)
+       select sk.key, 0, count(*), 0 from clicks c join sk on sk.session_id = c.session_id and c.session_id <> ''
         where ${IN("c.occurred_at")}${clickWhere} group by 1
        union all
-       select sess.key, 0, 0, count(*) from leads l join sess using (session_id)
-        where ${IN("l.submitted_at")}${leadWhere} group by 1
+       select l.${column}, 0, 0, count(*) from leads l
+        where ${IN("l.submitted_at")} and l.${column} is not null and l.${column} <> ''${leadWhere} group by 1
      ) t group by key having sum(n) > 0 or sum(l) > 0
      order by visits desc, leads desc, key asc limit $${params.length}`,
     params,

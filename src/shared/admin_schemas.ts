@@ -239,6 +239,9 @@ const leadFields = {
 /** One lead of GET /api/leads (the list; the total is in the x-total-count header). */
 export const lead = z.object({
   ...leadFields,
+  // The converting session's creative (utm_content) and keyword (utm_term), migration 00016.
+  utmContent: z.string().nullable(),
+  utmTerm: z.string().nullable(),
   // The visitor's first session in the attribution window (null on leads stored before migration 00011).
   firstSource: z.string().nullable(),
   firstMedium: z.string().nullable(),

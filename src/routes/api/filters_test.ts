@@ -5,6 +5,7 @@ import { appTest, type TestApp } from "../../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import { seedSessions } from "../../../testing/filter_fixture.ts";
 import { runRollups } from "../../services/rollups.ts";
+import { todayIn } from "../../shared/analytics.ts";
 
 const NOV = "startDate=2026-11-01&endDate=2026-11-30";
 const NOW = new Date("2026-12-10T15:00:00Z");
@@ -228,3 +229,40 @@ appTest("filters: a bad filter is a 400 naming its parameter", async (t) => {
     assert.ok(field in body.fields, `${path}: ${JSON.stringify(body.fields)}`);
   }
 }, options);
+
+appTest(
+  "filters: a stored lead keeps its session's creative and keyword, on the list and at the CSV's end",
+  async (t) => {
+    const cookie = await ready(t);
+    const visit = await t.postJson("/api/tracking/visit", {
+      source: "/pt-br?utm_source=facebook&utm_content=video-9&utm_term=bot",
+      sessionId: "sess-9",
+      utmSource: "facebook",
+      utmContent: "video-9",
+      utmTerm: "bot",
+    });
+    assert.equal(visit.status, 202);
+    const lead = await t.postJson("/api/leads", {
+      name: "Nina Criativo",
+      email: "nina@example.com",
+      whatsapp: "11 98888-0000",
+      plan: "Pro",
+      utmSource: "facebook",
+      sessionId: "sess-9",
+    });
+    assert.equal(lead.status, 201);
+    const today = todayIn("America/Sao_Paulo");
+    const range = `startDate=${today}&endDate=${today}`;
+    const list = await json(t, cookie, `/api/leads?${range}`);
+    const nina = list.find((l: { name: string }) => l.name === "Nina Criativo");
+    assert.deepEqual([nina.utmContent, nina.utmTerm], ["video-9", "bot"]);
+    for (const layout of ["excel-br", "rfc4180"]) {
+      const csv = await (await getAs(t, cookie, `/api/leads/export.csv?${range}&layout=${layout}`)).text();
+      const [head, row] = csv.replace(/^\uFEFF/, "").split("\r\n");
+      const sep = layout === "rfc4180" ? "," : ";";
+      assert.ok(head.endsWith(`"Criativo (utm_content)"${sep}"Palavra-chave (utm_term)"`), head);
+      assert.ok(row.endsWith(`"video-9"${sep}"bot"`), row);
+    }
+  },
+  { now: () => new Date() },
+);

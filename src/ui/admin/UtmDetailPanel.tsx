@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from "react";
 import { performanceOf } from "../../shared/analytics.ts";
 import type { FilterKey } from "../../shared/filters.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
@@ -15,14 +16,17 @@ interface Props {
   head: string;
   empty: string;
   period: Period;
+  near: boolean;
 }
 
 /** Visits, plan clicks, leads and rate per utm_content or utm_term value; a row's name filters by it. */
 function UtmDetailPanel(props: Props) {
-  const q = useRanking(props.kind, props.period);
+  const q = useRanking(props.kind, props.period, "", props.near);
   return (
     <Card id={props.id} title={props.title} subtitle={props.subtitle} className="utm-detail-card">
-      {q.isPending
+      {!props.near
+        ? <p className="admin-muted card-waiting">Carregado ao rolar até aqui.</p>
+        : q.isPending
         ? <Loading />
         : q.isError
         ? <LoadError onRetry={() => q.refetch()} />
@@ -76,8 +80,21 @@ function UtmDetailPanel(props: Props) {
 
 /** Creatives (utm_content, the ad's name on Meta) and keywords (utm_term), side by side. */
 export function UtmDetailPanels({ period }: { period: Period }) {
+  // Read from the raw rows (docs/ANALYTICS.md): asked only when the cards come near the screen, so they are
+  // not part of the dashboard's first load.
+  const box = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    if (near || !box.current) return;
+    if (typeof IntersectionObserver === "undefined") return setNear(true);
+    const seen = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setNear(true);
+    }, { rootMargin: "300px" });
+    seen.observe(box.current);
+    return () => seen.disconnect();
+  }, [near]);
   return (
-    <div className="conversion-pair" id="utm-details">
+    <div className="conversion-pair" id="utm-details" ref={box}>
       <UtmDetailPanel
         id="rank-utm-content"
         title="Criativos (utm_content)"
@@ -87,6 +104,7 @@ export function UtmDetailPanels({ period }: { period: Period }) {
         head="Criativo"
         empty="Nenhum criativo (utm_content) registrado no período"
         period={period}
+        near={near}
       />
       <UtmDetailPanel
         id="rank-utm-term"
@@ -97,6 +115,7 @@ export function UtmDetailPanels({ period }: { period: Period }) {
         head="Palavra-chave"
         empty="Nenhuma palavra-chave (utm_term) registrada no período"
         period={period}
+        near={near}
       />
     </div>
   );

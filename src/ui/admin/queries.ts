@@ -121,9 +121,13 @@ export type RankingKind = keyof typeof RANKINGS;
 /** One item of a ranking of this kind. */
 export type RankingItem<K extends RankingKind> = z.output<(typeof RANKINGS)[K]>[number];
 
-/** A ranking of the period; `extra` adds query parameters (`by=path` for pages grouped by path). */
-export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = "") {
+/**
+ * A ranking of the period; `extra` adds query parameters (`by=path` for pages grouped by path); not asked
+ * until `enabled` (a card below the fold waits until it is near the screen).
+ */
+export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = "", enabled = true) {
   return useQuery({
+    enabled,
     queryKey: ["ranking", kind, ...viewKey(p), extra],
     // TypeScript cannot narrow RANKINGS[kind] by a generic K; the schema is still the kind's own.
     queryFn: () =>
