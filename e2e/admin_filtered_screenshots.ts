@@ -1,9 +1,9 @@
 // Screenshots of the dashboard under two filters (issue 29) at phone (390 px) and desktop (1366 px) widths,
-// for review: `deno run -A scripts/admin_filtered_screenshots.ts` writes docs/screenshots/admin-filtered-*.png.
+// for review: `deno run -A e2e/admin_filtered_screenshots.ts` writes docs/screenshots/admin-filtered-*.png.
 // Seeds 20,000 visits over 60 days (testing/seed.ts) and filters by the month's busiest channel and its
 // busiest UTM source, as a reader would by clicking their rows.
 import { build } from "../build.ts";
-import { getBrowser, serveApp } from "../e2e/browser.ts";
+import { getBrowser, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { monthOf, todayIn } from "../src/shared/analytics.ts";
