@@ -343,7 +343,13 @@ export const channelReport = z.object({
 export type ChannelReport = z.infer<typeof channelReport>;
 
 /** Everything stored about one lead (the LGPD export contains exactly this). */
-export const personLead = z.object({ ...leadFields, page: z.string().nullable() });
+export const personLead = z.object({
+  ...leadFields,
+  // The session's creative and keyword (migration 00016).
+  utmContent: z.string().nullable(),
+  utmTerm: z.string().nullable(),
+  page: z.string().nullable(),
+});
 export type PersonLead = z.infer<typeof personLead>;
 
 /** GET /api/admin/lgpd/leads. */
