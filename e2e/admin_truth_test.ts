@@ -321,7 +321,7 @@ browserTest(
       assert.equal(await rows.count(), 25);
       assert.deepEqual(
         await page.locator(".lead-table thead th").allInnerTexts(),
-        ["NOME", "PLANO", "CONTATO", "ORIGEM", "DATA"],
+        ["NOME", "PLANO", "CONTATO", "ORIGEM", "CRIATIVO / PALAVRA-CHAVE", "DATA"],
       );
       assert.equal(await page.getByTestId("lead-page").innerText(), "Página 1 de 3");
       // Jump to the last page.

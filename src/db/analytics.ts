@@ -9,6 +9,8 @@
 // the daily uniques (00005).
 import { type DailyCount, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
+import { filterSql } from "./filtered.ts";
+import { type Filters, noFilters } from "../shared/filters.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
 /** Whole local days, yyyy-MM-dd, both inclusive. */
@@ -426,6 +428,9 @@ export interface LeadRow {
   utmSource: string | null;
   utmCampaign: string | null;
   utmMedium: string | null;
+  /** The converting session's UTM content (the creative) and term (the keyword), from its page views (00016). */
+  utmContent: string | null;
+  utmTerm: string | null;
   /** The visitor's first session in the attribution window (null on leads stored before migration 00011). */
   firstSource: string | null;
   firstMedium: string | null;
@@ -446,8 +451,10 @@ export interface LeadFilter {
   q?: string;
   /** Only leads of this plan value (micro, pro, premium, enterprise, unknown). */
   plan?: string;
-  /** Only leads with this UTM source, exactly. */
+  /** Only leads whose UTM source contains this text, in any case ("goog" finds Google). */
   utmSource?: string;
+  /** The dashboard's filters (shared/filters.ts), as every other report takes them. */
+  filters?: Filters;
   /** Oldest first instead of newest first. */
   oldestFirst?: boolean;
   limit?: number;
@@ -484,10 +491,17 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
     parts.push(`plan = $${params.length}`);
   }
   if (filter.utmSource) {
-    params.push(filter.utmSource);
-    parts.push(`utm_source = $${params.length}`);
+    // A substring, LIKE's wildcards and escape taken literally.
+    params.push("%" + filter.utmSource.replace(/[\\%_]/g, (m) => "\\" + m) + "%");
+    parts.push(`utm_source ilike $${params.length}`);
   }
-  return { sql: parts.length ? "where " + parts.join(" and ") : "", params };
+  const sql = parts.length ? "where " + parts.join(" and ") : "where true";
+  if (noFilters(filter.filters)) return { sql: parts.length ? sql : "", params };
+  // The period's instants bound the page views a session filter reads (all of them without a period).
+  const bounds = filter.range
+    ? { lo: "($1::date::timestamp at time zone $3)", hi: "(($2::date + 1)::timestamp at time zone $3)" }
+    : { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz" };
+  return { sql: sql + filterSql(filter.filters, "leads", params, bounds, "leads"), params };
 }
 
 /** Leads, newest (or oldest) first, optionally filtered and paginated. */
@@ -502,6 +516,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
     `select id, name, email, whatsapp, plan, plan_label as "planLabel",
             to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt",
             utm_source as "utmSource", utm_campaign as "utmCampaign", utm_medium as "utmMedium",
+            utm_content as "utmContent", utm_term as "utmTerm",
             first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
             first_channel as "firstChannel", first_landing_page as "firstLandingPage",
             last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",

@@ -19,7 +19,18 @@ import {
   type VisitorTotals,
   visitorTotals,
 } from "../db/analytics.ts";
+import {
+  filteredConversionBySource,
+  filteredDailyClicks,
+  filteredDailyLeads,
+  filteredDailyUniqueVisitors,
+  filteredEventTotals,
+  filteredRanking,
+  filteredVisitorTotals,
+  utmDetailConversions,
+} from "../db/filtered.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
+import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 
 /** How many items each ranking lists. */
@@ -31,20 +42,26 @@ export function lastDays(days: number, tz: string, now: Date): DayRange {
   return { start: addDays(end, -(days - 1)), end };
 }
 
+// Every report takes the dashboard's filters (shared/filters.ts): without any it reads the roll-ups as it
+// always did; with some, the raw rows (db/filtered.ts).
+
 /** Daily leads of a range. */
-export function leadSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
-  return dailyLeads(db, range, tz);
+export function leadSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
+  return noFilters(f) ? dailyLeads(db, range, tz) : filteredDailyLeads(db, range, tz, f!);
 }
 
 /** Daily plan-button clicks of a range. */
-export function clickSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
-  return dailyClicks(db, range, tz);
+export function clickSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
+  return noFilters(f) ? dailyClicks(db, range, tz) : filteredDailyClicks(db, range, tz, f!);
 }
 
 /** Daily unique visitors of a range. */
-export function uniqueVisitSeries(db: Db, range: DayRange, tz: string): Promise<DailyCount[]> {
-  return dailyUniqueVisitors(db, range, tz);
+export function uniqueVisitSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
+  return noFilters(f) ? dailyUniqueVisitors(db, range, tz) : filteredDailyUniqueVisitors(db, range, tz, f!);
 }
+
+/** All of time, for the stats call without dates under filters. */
+const ALL_TIME: DayRange = { start: "1970-01-01", end: "9999-12-30" };
 
 export interface TrackingStats {
   clicks: number;
@@ -54,8 +71,15 @@ export interface TrackingStats {
 }
 
 /** Clicks, conversions and their rate for a range, or for all time when no range is given. */
-export async function trackingStats(db: Db, range: DayRange | undefined, tz: string): Promise<TrackingStats> {
-  const { clicks, conversions } = range
+export async function trackingStats(
+  db: Db,
+  range: DayRange | undefined,
+  tz: string,
+  f?: Filters,
+): Promise<TrackingStats> {
+  const { clicks, conversions } = !noFilters(f)
+    ? await filteredEventTotals(db, range ?? ALL_TIME, tz, null, f!)
+    : range
     ? await eventTotals(db, range, tz)
     : await allTimeClicksAndConversions(db, tz);
   return { clicks, conversions, rate: conversionRate(conversions, clicks) };
@@ -75,11 +99,19 @@ export function comparisonOf(range: DayRange, tz: string, now: Date): Comparison
   return comparisonRange(range, todayIn(tz, now), timeIn(tz, now));
 }
 
-async function summarize(db: Db, range: DayRange, tz: string, until: string | null): Promise<PeriodSummary> {
-  const [totals, visitors] = await Promise.all([
-    eventTotals(db, range, tz, until),
-    visitorTotals(db, range, tz, until),
-  ]);
+async function summarize(
+  db: Db,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f?: Filters,
+): Promise<PeriodSummary> {
+  const [totals, visitors] = await Promise.all(
+    noFilters(f) ? [eventTotals(db, range, tz, until), visitorTotals(db, range, tz, until)] as const : [
+      filteredEventTotals(db, range, tz, until, f!),
+      filteredVisitorTotals(db, range, tz, until, f!),
+    ] as const,
+  );
   return {
     ...range,
     ...totals,
@@ -98,44 +130,74 @@ export async function periodSummary(
   range: DayRange,
   tz: string,
   now: Date,
+  f?: Filters,
 ): Promise<{ current: PeriodSummary; previous: PeriodSummary & { until: string | null } }> {
   const comparison = comparisonOf(range, tz, now);
   const [current, previous] = await Promise.all([
-    summarize(db, range, tz, null),
-    summarize(db, comparison, tz, comparison.until),
+    summarize(db, range, tz, null, f),
+    summarize(db, comparison, tz, comparison.until, f),
   ]);
   return { current, previous: { ...previous, until: comparison.until } };
 }
 
 /** Top UTM sources by visits. */
-export async function utmSourceRanking(db: Db, range: DayRange, tz: string) {
-  return (await topUtmSources(db, range, tz, RANKING_SIZE)).map((r) => ({
+export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
+  const rows = noFilters(f)
+    ? await topUtmSources(db, range, tz, RANKING_SIZE)
+    : await filteredRanking(db, "utm_source", range, tz, RANKING_SIZE, f);
+  return rows.map((r) => ({
     utmSource: r.key,
     visits: r.visits,
   }));
 }
 
 /** Top UTM campaigns by visits. */
-export async function utmCampaignRanking(db: Db, range: DayRange, tz: string) {
-  return (await topUtmCampaigns(db, range, tz, RANKING_SIZE)).map((r) => ({
+export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
+  const rows = noFilters(f)
+    ? await topUtmCampaigns(db, range, tz, RANKING_SIZE)
+    : await filteredRanking(db, "utm_campaign", range, tz, RANKING_SIZE, f);
+  return rows.map((r) => ({
     utmCampaign: r.key,
     visits: r.visits,
   }));
 }
 
 /** Most visited pages (path plus query, without click ids), or paths alone (`byPath`). */
-export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false) {
-  return (await topPages(db, range, tz, RANKING_SIZE, byPath)).map((r) => ({
+export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false, f?: Filters) {
+  const rows = noFilters(f)
+    ? await topPages(db, range, tz, RANKING_SIZE, byPath)
+    : await filteredRanking(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
+  return rows.map((r) => ({
     page: r.key,
     visits: r.visits,
   }));
 }
 
 /** Clicks, conversions and rate per UTM source, most clicked first. */
-export async function conversionByUtmSource(db: Db, range: DayRange, tz: string) {
-  return (await conversionBySource(db, range, tz)).map((r) => ({
-    ...r,
-    rate: conversionRate(r.conversions, r.clicks),
+export async function conversionByUtmSource(db: Db, range: DayRange, tz: string, f?: Filters) {
+  const rows = noFilters(f)
+    ? await conversionBySource(db, range, tz)
+    : await filteredConversionBySource(db, range, tz, f!);
+  return rows.map((r) => ({ ...r, rate: conversionRate(r.conversions, r.clicks) }));
+}
+
+/**
+ * "Criativos (utm_content)" or "Palavras-chave (utm_term)": visits, plan clicks and leads per value, and
+ * leads / clicks × 100. From the raw rows (db/filtered.ts utmDetailConversions), filtered or not.
+ */
+export async function utmDetailRanking(
+  db: Db,
+  column: "utm_content" | "utm_term",
+  range: DayRange,
+  tz: string,
+  f?: Filters,
+) {
+  return (await utmDetailConversions(db, column, range, tz, RANKING_SIZE, f)).map((r) => ({
+    value: r.key,
+    visits: r.visits,
+    clicks: r.clicks,
+    leads: r.leads,
+    rate: conversionRate(r.leads, r.clicks),
   }));
 }
 

@@ -33,6 +33,9 @@ const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => Cell][] = [
   ["Mídia (utm_medium)", (l) => l.utmMedium],
   ...touchColumns("Primeiro toque", "first"),
   ...touchColumns("Último toque", "last"),
+  // Added after the others (issue 29), so a column's position never changes for an existing import.
+  ["Criativo (utm_content)", (l) => l.utmContent],
+  ["Palavra-chave (utm_term)", (l) => l.utmTerm],
 ];
 
 /** A lead's first or last touch as CSV columns: source, medium, campaign, channel, landing page. */

@@ -9,6 +9,13 @@ import {
   topRanked,
   topRankedWithPrevious,
 } from "../db/analytics.ts";
+import {
+  filteredChannelActions,
+  filteredLeadsByChannel,
+  filteredRanking,
+  filteredRankingWithPrevious,
+} from "../db/filtered.ts";
+import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 import { CHANNELS } from "../shared/channels.ts";
 import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
@@ -27,12 +34,21 @@ export interface ChannelRow {
   conversionRate: number;
 }
 
-async function channelRows(db: Db, range: DayRange, tz: string): Promise<ChannelRow[]> {
-  const [visits, actions, leads] = await Promise.all([
-    topRanked(db, "channel", range, tz, CHANNELS.length + 10),
-    channelActions(db, range, tz),
-    leadsByChannel(db, range, tz),
-  ]);
+async function channelRows(db: Db, range: DayRange, tz: string, f?: Filters): Promise<ChannelRow[]> {
+  const limit = CHANNELS.length + 10;
+  const [visits, actions, leads] = await Promise.all(
+    noFilters(f)
+      ? [
+        topRanked(db, "channel", range, tz, limit),
+        channelActions(db, range, tz),
+        leadsByChannel(db, range, tz),
+      ]
+      : [
+        filteredRanking(db, "channel", range, tz, limit, f),
+        filteredChannelActions(db, range, tz, f!),
+        filteredLeadsByChannel(db, range, tz, f!),
+      ],
+  );
   const rows = new Map<string, ChannelRow>();
   const row = (channel: string) => {
     let r = rows.get(channel);
@@ -61,32 +77,41 @@ async function channelRows(db: Db, range: DayRange, tz: string): Promise<Channel
  * Visits, clicks, conversions and leads per channel, in the period and in the days it is compared with at
  * `now` (comparisonOf, whole days), which it answers as `comparison`.
  */
-export async function channelReport(db: Db, range: DayRange, tz: string, now: Date) {
+export async function channelReport(db: Db, range: DayRange, tz: string, now: Date, f?: Filters) {
   const { start, end } = comparisonOf(range, tz, now);
   const [current, previous] = await Promise.all([
-    channelRows(db, range, tz),
-    channelRows(db, { start, end }, tz),
+    channelRows(db, range, tz, f),
+    channelRows(db, { start, end }, tz, f),
   ]);
   return { current, previous, comparison: { start, end } };
 }
 
 /** The top items of a ranking, each with its visits (entries for landing pages) in the comparison days. */
-async function rankingWithPrevious(db: Db, ranked: Ranked, range: DayRange, tz: string, now: Date) {
+async function rankingWithPrevious(
+  db: Db,
+  ranked: Ranked,
+  range: DayRange,
+  tz: string,
+  now: Date,
+  f?: Filters,
+) {
   const { start, end } = comparisonOf(range, tz, now);
-  return await topRankedWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE);
+  return noFilters(f)
+    ? await topRankedWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE)
+    : await filteredRankingWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE, f!);
 }
 
 /** Most visited traffic sources: UTM source, else the referrer's name or host, else "direto". */
-export async function trafficSourceRanking(db: Db, range: DayRange, tz: string, now: Date) {
-  return (await rankingWithPrevious(db, "source", range, tz, now)).map(({ key, ...r }) => ({
+export async function trafficSourceRanking(db: Db, range: DayRange, tz: string, now: Date, f?: Filters) {
+  return (await rankingWithPrevious(db, "source", range, tz, now, f)).map(({ key, ...r }) => ({
     source: key,
     ...r,
   }));
 }
 
 /** Landing pages (path without query) by entries: sessions that started on them. */
-export async function entryPageRanking(db: Db, range: DayRange, tz: string, now: Date) {
-  return (await rankingWithPrevious(db, "entry_page", range, tz, now)).map(({ key, ...r }) => ({
+export async function entryPageRanking(db: Db, range: DayRange, tz: string, now: Date, f?: Filters) {
+  return (await rankingWithPrevious(db, "entry_page", range, tz, now, f)).map(({ key, ...r }) => ({
     page: key,
     ...r,
   }));

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
+import { filterQuery } from "./filters.ts";
 
 // In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
 // the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
@@ -68,15 +69,21 @@ export const requiredRange = optionalRange.superRefine((v, ctx) => {
   }
 });
 
+/** A dashboard report's query: the period, required, and the filters (shared/filters.ts). */
+export const filteredRange = requiredRange.and(filterQuery);
+
+/** GET /api/tracking/stats: the period (both dates or neither) and the filters. */
+export const statsQuery = optionalRange.and(filterQuery);
+
 /** GET /api/tracking/rankings/pages: the period, and `by=path` to group the pages by path alone. */
-export const pageRankingQuery = requiredRange.and(
+export const pageRankingQuery = filteredRange.and(
   z.object({ by: z.enum(["page", "path"]).optional() }),
 );
 
 /** `?days=n` (the last n days) or `?startDate&endDate`. */
 export const daysOrRange = optionalRange.and(
   z.object({ days: z.coerce.number().int().min(1).max(MAX_RANGE_DAYS).optional() }),
-).superRefine((v, ctx) => {
+).and(filterQuery).superRefine((v, ctx) => {
   if (v.days === undefined && !v.startDate) {
     ctx.addIssue({ code: "custom", path: ["days"], message: "give days, or startDate and endDate" });
   }
@@ -93,7 +100,7 @@ export const leadQuery = optionalRange.and(z.object({
   sort: z.enum(["newest", "oldest"]).optional(),
   limit: z.coerce.number().int().min(1).max(500).optional(),
   offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
-}));
+})).and(filterQuery);
 
 /**
  * The CSV export's query: the lead list's, and its layout (by default `excel-br`: BOM, `;`, decimal comma,
@@ -232,6 +239,9 @@ const leadFields = {
 /** One lead of GET /api/leads (the list; the total is in the x-total-count header). */
 export const lead = z.object({
   ...leadFields,
+  // The converting session's creative (utm_content) and keyword (utm_term), migration 00016.
+  utmContent: z.string().nullable(),
+  utmTerm: z.string().nullable(),
   // The visitor's first session in the attribution window (null on leads stored before migration 00011).
   firstSource: z.string().nullable(),
   firstMedium: z.string().nullable(),
@@ -285,6 +295,15 @@ export const utmSourceRanking = z.array(z.object({ utmSource: z.string(), visits
 export const utmCampaignRanking = z.array(z.object({ utmCampaign: z.string(), visits: z.number() }));
 export const pageRanking = z.array(z.object({ page: z.string(), visits: z.number() }));
 
+/** GET /api/tracking/rankings/utm-content and /utm-term: visits, plan clicks, leads and leads / clicks × 100. */
+export const utmDetailRanking = z.array(z.object({
+  value: z.string(),
+  visits: z.number(),
+  clicks: z.number(),
+  leads: z.number(),
+  rate: z.number(),
+}));
+
 /** GET /api/tracking/rankings/sources and /entry-pages: each item with its figure in the previous period. */
 export const sourceRanking = z.array(
   z.object({ source: z.string(), visits: z.number(), previousVisits: z.number() }),
@@ -324,7 +343,13 @@ export const channelReport = z.object({
 export type ChannelReport = z.infer<typeof channelReport>;
 
 /** Everything stored about one lead (the LGPD export contains exactly this). */
-export const personLead = z.object({ ...leadFields, page: z.string().nullable() });
+export const personLead = z.object({
+  ...leadFields,
+  // The session's creative and keyword (migration 00016).
+  utmContent: z.string().nullable(),
+  utmTerm: z.string().nullable(),
+  page: z.string().nullable(),
+});
 export type PersonLead = z.infer<typeof personLead>;
 
 /** GET /api/admin/lgpd/leads. */

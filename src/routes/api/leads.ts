@@ -13,6 +13,7 @@ import { leadsCsv } from "../../services/leads_csv.ts";
 import type { LeadFilter } from "../../db/analytics.ts";
 import { csvExportQuery, daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
 import { rangeOf, reportContext } from "./reports.ts";
+import { filtersOf } from "../../shared/filters.ts";
 
 export const LEAD_MAX_BYTES = 16 * 1024;
 
@@ -24,6 +25,7 @@ function leadFilterOf(q: z.infer<typeof leadQuery>): LeadFilter {
     plan: q.plan,
     utmSource: q.utmSource || undefined,
     oldestFirst: q.sort === "oldest",
+    filters: filtersOf(q),
   };
 }
 
@@ -94,5 +96,5 @@ leadsApi.get("/export.csv", adminOnly(), async (c) => {
 leadsApi.get("/analytics", adminOnly(), async (c) => {
   const { db, tz, now, query } = reportContext(c);
   const q = parseOr400(daysOrRange, query);
-  return c.json(await leadSeries(db, rangeOf(q) ?? lastDays(q.days!, tz, now), tz));
+  return c.json(await leadSeries(db, rangeOf(q) ?? lastDays(q.days!, tz, now), tz, filtersOf(q)));
 });

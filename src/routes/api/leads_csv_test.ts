@@ -20,8 +20,12 @@ const TITLES = [
   ...["Primeiro toque", "Último toque"].flatMap((t) =>
     ["origem", "mídia", "campanha", "canal", "página de entrada"].map((c) => `${t}: ${c}`)
   ),
+  // Added at the end (issue 29): the session's creative and keyword.
+  "Criativo (utm_content)",
+  "Palavra-chave (utm_term)",
 ];
-const NO_TOUCHES = Array(10).fill('""');
+// The two touches' columns and the creative and keyword, all empty for these leads.
+const NO_TOUCHES = Array(12).fill('""');
 
 /** Three leads with everything a spreadsheet could trip on. */
 async function seed(t: Parameters<Parameters<typeof appTest>[1]>[0]) {

@@ -72,8 +72,10 @@ appTest("lgpd: finds a person's leads by e-mail (any case) or by phone (any form
     "planLabel",
     "submittedAt",
     "utmCampaign",
+    "utmContent",
     "utmMedium",
     "utmSource",
+    "utmTerm",
     "whatsapp",
   ]);
   for (const phone of ["11987654321", "+55 11 98765-4321", "(11) 98765-4321"]) {

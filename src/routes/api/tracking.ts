@@ -16,18 +16,23 @@ import {
   trackingStats,
   uniqueVisitSeries,
   utmCampaignRanking,
+  utmDetailRanking,
   utmSourceRanking,
 } from "../../services/analytics.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 import {
   daysOrRange,
-  optionalRange,
+  filteredRange,
   pageRankingQuery,
-  requiredRange,
+  statsQuery,
   trackingEventBody,
   trackingVisitBody,
 } from "../../shared/schemas.ts";
+import { filtersOf } from "../../shared/filters.ts";
 import { rangeOf, reportContext } from "./reports.ts";
+import type { Db } from "../../db/client.ts";
+import type { DayRange } from "../../db/analytics.ts";
+import type { Filters } from "../../shared/filters.ts";
 
 export const TRACKING_MAX_BYTES = 6 * 1024;
 
@@ -71,36 +76,43 @@ trackingApi.post("/conversion", beacon, visitor(), rateLimit(LIMITS.tracking), a
 trackingApi.get("/analytics", adminOnly(), async (c) => {
   const { db, tz, now, query } = reportContext(c);
   const q = parseOr400(daysOrRange, query);
-  return c.json(await clickSeries(db, rangeOf(q) ?? lastDays(q.days!, tz, now), tz));
+  return c.json(await clickSeries(db, rangeOf(q) ?? lastDays(q.days!, tz, now), tz, filtersOf(q)));
 });
 
+// Every report below takes the dashboard's filters (`f_channel`, `f_utm_source`... shared/filters.ts).
 trackingApi.get("/unique-visits", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
-  return c.json(await uniqueVisitSeries(db, rangeOf(parseOr400(requiredRange, query))!, tz));
+  const q = parseOr400(filteredRange, query);
+  return c.json(await uniqueVisitSeries(db, rangeOf(q)!, tz, filtersOf(q)));
 });
 
 trackingApi.get("/stats", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
-  return c.json(await trackingStats(db, rangeOf(parseOr400(optionalRange, query)), tz));
+  const q = parseOr400(statsQuery, query);
+  return c.json(await trackingStats(db, rangeOf(q), tz, filtersOf(q)));
 });
 
 trackingApi.get("/summary", adminOnly(), async (c) => {
   const { db, tz, now, query } = reportContext(c);
-  return c.json(await periodSummary(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
+  const q = parseOr400(filteredRange, query);
+  return c.json(await periodSummary(db, rangeOf(q)!, tz, now, filtersOf(q)));
 });
 
 // Path plus query (without click ids), or with `by=path` the path alone ("por caminho").
 trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
   const q = parseOr400(pageRankingQuery, query);
-  return c.json(await pageRanking(db, rangeOf(q)!, tz, q.by === "path"));
+  return c.json(await pageRanking(db, rangeOf(q)!, tz, q.by === "path", filtersOf(q)));
 });
 
 /** The reports that take a required period (and the clock, for comparisons) and answer a list or a comparison. */
-const periodReports = {
-  "/rankings/utm-source": utmSourceRanking,
-  "/rankings/utm-campaign": utmCampaignRanking,
-  "/conversion-by-utm-source": conversionByUtmSource,
+type Report = (db: Db, range: DayRange, tz: string, now: Date, f: Filters) => Promise<unknown>;
+const periodReports: Record<string, Report> = {
+  "/rankings/utm-source": (db, range, tz, _now, f) => utmSourceRanking(db, range, tz, f),
+  "/rankings/utm-campaign": (db, range, tz, _now, f) => utmCampaignRanking(db, range, tz, f),
+  "/rankings/utm-content": (db, range, tz, _now, f) => utmDetailRanking(db, "utm_content", range, tz, f),
+  "/rankings/utm-term": (db, range, tz, _now, f) => utmDetailRanking(db, "utm_term", range, tz, f),
+  "/conversion-by-utm-source": (db, range, tz, _now, f) => conversionByUtmSource(db, range, tz, f),
   "/channels": channelReport,
   "/rankings/sources": trafficSourceRanking,
   "/rankings/entry-pages": entryPageRanking,
@@ -108,6 +120,7 @@ const periodReports = {
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {
     const { db, tz, now, query } = reportContext(c);
-    return c.json(await report(db, rangeOf(parseOr400(requiredRange, query))!, tz, now));
+    const q = parseOr400(filteredRange, query);
+    return c.json(await report(db, rangeOf(q)!, tz, now, filtersOf(q)));
   });
 }

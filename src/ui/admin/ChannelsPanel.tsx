@@ -6,6 +6,7 @@ import { formatComparison, formatInt, formatPercent } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
 import { type Period, useChannels } from "./queries.ts";
 import { Term } from "./Term.tsx";
+import { FilterButton } from "./filter_context.tsx";
 
 const NONE: ChannelRow = {
   channel: "",
@@ -62,7 +63,11 @@ export function ChannelsPanel({ period }: { period: Period }) {
                   const before = previousOf(q.data.previous)(row.channel);
                   return (
                     <tr key={row.channel} data-channel={row.channel}>
-                      <th scope="row">{channelLabel(row.channel)}</th>
+                      <th scope="row">
+                        <FilterButton filterKey="channel" value={row.channel}>
+                          {channelLabel(row.channel)}
+                        </FilterButton>
+                      </th>
                       <td className="num">
                         {formatInt(row.visits)}
                         <Delta current={row.visits} previous={before.visits} />
@@ -122,7 +127,11 @@ export function ChannelConversionTable({ period }: { period: Period }) {
             label="Tabela de conversão por canal"
             rows={rows.map((row) => ({
               key: row.channel,
-              label: channelLabel(row.channel),
+              label: (
+                <FilterButton filterKey="channel" value={row.channel}>
+                  {channelLabel(row.channel)}
+                </FilterButton>
+              ),
               clicks: row.clicks,
               conversions: row.conversions,
               rate: row.conversionRate,

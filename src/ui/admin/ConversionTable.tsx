@@ -5,6 +5,7 @@ import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
 import { Term } from "./Term.tsx";
+import { FilterButton } from "./filter_context.tsx";
 import { WORDS } from "../../shared/metrics.ts";
 
 const LEVEL_TEXT = { excellent: "Excelente", good: "Bom", poor: "Precisa melhorar" } as const;
@@ -95,7 +96,11 @@ export function ConversionTable({ period }: { period: Period }) {
             rows={q.data.map((row) => ({
               key: row.utmSource ?? "(none)",
               label: row.utmSource
-                ? visibleText(row.utmSource)
+                ? (
+                  <FilterButton filterKey="utm_source" value={row.utmSource}>
+                    {visibleText(row.utmSource)}
+                  </FilterButton>
+                )
                 : <span className="admin-muted">{WORDS.noUtmSource}</span>,
               clicks: row.clicks,
               conversions: row.conversions,

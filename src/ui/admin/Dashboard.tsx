@@ -1,6 +1,6 @@
-import { useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { monthOf } from "../../shared/analytics.ts";
+import { type FilterKey, readView, writeView } from "../../shared/filters.ts";
 import { sendJson } from "./api.ts";
 import { today } from "./format.ts";
 import { useToast } from "./toast.tsx";
@@ -16,12 +16,50 @@ import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import { SystemPanel, VersionFooter } from "./SystemPanel.tsx";
 import type { Period } from "./queries.ts";
+import { AddFilter } from "./filter_context.tsx";
+import { FilterChips } from "./FilterChips.tsx";
+import { UtmDetailPanels } from "./UtmDetailPanel.tsx";
+
+/** The view (period and filters) the address names; no period in it: this month (the spec's default). */
+function viewOfAddress(): Period {
+  return readView(location.search, today());
+}
+
+/**
+ * The view lives in the address: each change is a history entry (back walks them), a reload or a pasted link
+ * opens the same view (the login card keeps the address, so it opens after sign-in too).
+ */
+function useViewInAddress(): [Period, (p: Period) => void] {
+  const [view, setView] = useState<Period>(viewOfAddress);
+  useEffect(() => {
+    const onPop = () => setView(viewOfAddress());
+    addEventListener("popstate", onPop);
+    return () => removeEventListener("popstate", onPop);
+  }, []);
+  const change = useCallback((p: Period) => {
+    const q = writeView({ ...p, filters: p.filters ?? {} });
+    const url = location.pathname + (q ? "?" + q : "") + location.hash;
+    if (url !== location.pathname + location.search + location.hash) history.pushState(null, "", url);
+    setView(p);
+  }, []);
+  return [view, change];
+}
 
 /** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
 export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [period, setPeriod] = useState<Period>(() => monthOf(today()));
+  const [period, setPeriod] = useViewInAddress();
+  const filters = period.filters ?? {};
+  const addFilter = useCallback(
+    (key: FilterKey, value: string) => setPeriod({ ...period, filters: { ...filters, [key]: value } }),
+    [period, filters, setPeriod],
+  );
+  const removeFilter = (key: FilterKey) => {
+    const next = { ...filters };
+    delete next[key];
+    setPeriod({ ...period, filters: next });
+  };
   const [passwordOpen, setPasswordOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
 
@@ -74,23 +112,31 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
       <main id="main" className="admin-main">
         {passwordOpen && <PasswordPanel />}
         <PeriodPicker period={period} onChange={setPeriod} />
-        <div className="metrics-row">
-          <VisitMetrics period={period} />
-          <ConversionMetrics period={period} />
-        </div>
-        <div className="metrics-row">
-          <LeadMetrics period={period} />
-          <Funnel period={period} />
-        </div>
-        <ChartSection period={period} />
-        <LeadList period={period} />
-        <DestinationsPanel />
-        <ChannelsPanel period={period} />
-        <Rankings period={period} />
-        <div className="conversion-pair">
-          <ConversionTable period={period} />
-          <ChannelConversionTable period={period} />
-        </div>
+        <AddFilter.Provider value={addFilter}>
+          <FilterChips
+            filters={filters}
+            onRemove={removeFilter}
+            onClear={() => setPeriod({ ...period, filters: {} })}
+          />
+          <div className="metrics-row">
+            <VisitMetrics period={period} />
+            <ConversionMetrics period={period} />
+          </div>
+          <div className="metrics-row">
+            <LeadMetrics period={period} />
+            <Funnel period={period} />
+          </div>
+          <ChartSection period={period} />
+          <LeadList period={period} />
+          <DestinationsPanel />
+          <ChannelsPanel period={period} />
+          <Rankings period={period} />
+          <UtmDetailPanels period={period} />
+          <div className="conversion-pair">
+            <ConversionTable period={period} />
+            <ChannelConversionTable period={period} />
+          </div>
+        </AddFilter.Provider>
         <LgpdPanel />
         <SystemPanel />
       </main>

@@ -38,7 +38,13 @@ const PLAN_NAMES: Record<string, string> = {
 function LeadCard({ lead }: { lead: Lead }) {
   const plan = PLAN_NAMES[lead.plan] ? lead.plan : "unknown";
   const mailto = mailtoHref(lead.email);
-  const utm = [["Origem", lead.utmSource], ["Campanha", lead.utmCampaign], ["Mídia", lead.utmMedium]].filter(
+  const utm = [
+    ["Origem", lead.utmSource],
+    ["Campanha", lead.utmCampaign],
+    ["Mídia", lead.utmMedium],
+    ["Criativo", lead.utmContent],
+    ["Palavra-chave", lead.utmTerm],
+  ].filter(
     ([, v]) => v,
   );
   return (
@@ -83,6 +89,7 @@ function LeadTable({ leads }: { leads: Lead[] }) {
             <th scope="col">Plano</th>
             <th scope="col">Contato</th>
             <th scope="col">Origem</th>
+            <th scope="col">Criativo / palavra-chave</th>
             <th scope="col">Data</th>
           </tr>
         </thead>
@@ -105,6 +112,11 @@ function LeadTable({ leads }: { leads: Lead[] }) {
                 </td>
                 <td className="lead-line">
                   {lead.utmSource ? visibleText(lead.utmSource) : <span className="admin-muted">—</span>}
+                </td>
+                <td className="lead-line" data-testid="lead-utm-detail">
+                  {lead.utmContent || lead.utmTerm
+                    ? [lead.utmContent, lead.utmTerm].filter(Boolean).map((v) => visibleText(v!)).join(" / ")
+                    : <span className="admin-muted">—</span>}
                 </td>
                 <td className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</td>
               </tr>
@@ -206,7 +218,7 @@ export function LeadList({ period }: { period: Period }) {
     );
     return () => clearTimeout(timer);
   }, [typed, typedSource]);
-  useEffect(() => setPage(0), [filters, period.start, period.end]);
+  useEffect(() => setPage(0), [filters, period.start, period.end, period.filters]);
   const leads = useLeads(period, filters, page, PAGE_SIZE);
   const sources = useRanking("utm-source", period);
   const total = leads.data?.total ?? 0;
@@ -269,7 +281,8 @@ export function LeadList({ period }: { period: Period }) {
           <input
             type="text"
             list="lead-sources"
-            placeholder="Todas"
+            placeholder="Todas (parte do nome)"
+            title="Leads cuja origem UTM contém este texto, em maiúsculas ou minúsculas"
             value={typedSource}
             onChange={(e) => setTypedSource(e.target.value)}
           />

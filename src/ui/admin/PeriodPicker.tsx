@@ -1,12 +1,6 @@
-import { useState } from "react";
-import {
-  addDays,
-  daysInclusive,
-  EXACT_VISITOR_DAYS,
-  isDay,
-  MAX_RANGE_DAYS,
-  monthOf,
-} from "../../shared/analytics.ts";
+import { useRef, useState } from "react";
+import { addDays, daysInclusive, EXACT_VISITOR_DAYS, isDay, MAX_RANGE_DAYS } from "../../shared/analytics.ts";
+import { PERIOD_PRESETS, presetRange } from "../../shared/filters.ts";
 import { formatDay, today } from "./format.ts";
 import type { Period } from "./queries.ts";
 
@@ -35,23 +29,27 @@ export function periodNote(p: Period, changed: "start" | "end", moved: boolean):
     : text;
 }
 
-/** Section 1: the period, first to last day of the current month by default, shown as dd/MM/yyyy. */
+/**
+ * Section 1: the period, first to last day of the current month by default, shown as dd/MM/yyyy; presets
+ * (shared/filters.ts PERIOD_PRESETS) or custom dates ("Personalizado"). The view's filters are kept.
+ */
 export function PeriodPicker({ period, onChange }: { period: Period; onChange: (p: Period) => void }) {
   const now = today();
-  const thisMonth = monthOf(now);
-  const lastMonth = monthOf(addDays(thisMonth.start, -1));
-  const presets: [string, Period][] = [
-    ["Hoje", { start: now, end: now }],
-    ["Este mês", thisMonth],
-    ["Mês passado", lastMonth],
-    ["Últimos 7 dias", { start: addDays(now, -6), end: now }],
-    ["Últimos 30 dias", { start: addDays(now, -29), end: now }],
-  ];
+  const startInput = useRef<HTMLInputElement>(null);
+  // A preset is pressed when the view came from it, or (custom dates) when its days are the same.
+  const presets = PERIOD_PRESETS.map(([id, label]) => {
+    const range = presetRange(id, now);
+    const pressed = period.preset
+      ? period.preset === id
+      : range.start === period.start && range.end === period.end;
+    return { id, label, range, pressed };
+  });
+  const custom = !presets.some((p) => p.pressed);
   const [tooLong, setTooLong] = useState(false);
   // What the last date typed did to the other end, said in words (not only in the day count).
   const [note, setNote] = useState("");
   const set = (next: Partial<Period>) => {
-    const p = { ...period, ...next };
+    const p: Period = { ...period, ...next, preset: undefined };
     if (!isDay(p.start) || !isDay(p.end)) return;
     // Keep the period valid: moving one end past the other moves both.
     let moved = false;
@@ -81,6 +79,7 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
           <label className="admin-field compact">
             <span>Data inicial</span>
             <input
+              ref={startInput}
               type="date"
               value={period.start}
               min={addDays(period.end, -(MAX_RANGE_DAYS - 1))}
@@ -113,21 +112,39 @@ export function PeriodPicker({ period, onChange }: { period: Period; onChange: (
           : note || `Até ${MAX_RANGE_DAYS} dias.`}
       </p>
       <div className="period-presets" role="group" aria-label="Períodos rápidos">
-        {presets.map(([label, p]) => (
+        {presets.map((p) => (
           <button
-            key={label}
+            key={p.id}
             type="button"
             className="chip"
-            aria-pressed={p.start === period.start && p.end === period.end}
+            aria-pressed={p.pressed}
             onClick={() => {
               setTooLong(false);
               setNote("");
-              onChange(p);
+              onChange({ ...p.range, preset: p.id, filters: period.filters });
             }}
           >
-            {label}
+            {p.label}
           </button>
         ))}
+        <button
+          type="button"
+          className="chip"
+          aria-pressed={custom}
+          title="Escolha as datas inicial e final"
+          onClick={() => {
+            // The dates stay; the address names them instead of a preset.
+            if (period.preset) onChange({ start: period.start, end: period.end, filters: period.filters });
+            startInput.current?.focus();
+            try {
+              startInput.current?.showPicker?.();
+            } catch {
+              // Some browsers refuse the picker here; the focused field is enough.
+            }
+          }}
+        >
+          Personalizado
+        </button>
       </div>
     </section>
   );

@@ -5,6 +5,8 @@ import { type Period, type RankingItem, type RankingKind, useRanking } from "./q
 import { Delta } from "./Delta.tsx";
 import { sourceLabel } from "../../shared/metrics.ts";
 import { Term } from "./Term.tsx";
+import type { FilterKey } from "../../shared/filters.ts";
+import { FilterButton } from "./filter_context.tsx";
 
 interface RankingProps<K extends RankingKind> {
   id: string;
@@ -18,6 +20,8 @@ interface RankingProps<K extends RankingKind> {
   unit?: [string, string];
   /** A switch that asks the ranking with extra query parameters while on: [label, parameters]. */
   toggle?: [string, string];
+  /** The filter a row adds when clicked, and the row's value for it. */
+  filter: [FilterKey, (item: RankingItem<K>) => string];
 }
 
 function Ranking<K extends RankingKind>(props: RankingProps<K>) {
@@ -56,7 +60,9 @@ function Ranking<K extends RankingKind>(props: RankingProps<K>) {
               <li key={props.label(item)}>
                 <span className="rank" aria-hidden="true">{i + 1}</span>
                 <span className="rank-name" title={visibleText(props.label(item))}>
-                  <span className="visually-hidden">{i + 1}º:</span> {visibleText(props.label(item))}
+                  <FilterButton filterKey={props.filter[0]} value={props.filter[1](item)}>
+                    <span className="visually-hidden">{i + 1}º:</span> {visibleText(props.label(item))}
+                  </FilterButton>
                 </span>
                 <span className="rank-visits">
                   {formatInt(item.visits)} {item.visits === 1 ? one : many}
@@ -84,6 +90,7 @@ export function Rankings({ period }: { period: Period }) {
         kind="sources"
         period={period}
         label={(item) => sourceLabel(item.source)}
+        filter={["source", (item) => item.source]}
         empty="Nenhuma origem registrada no período"
       />
       <Ranking
@@ -93,6 +100,7 @@ export function Rankings({ period }: { period: Period }) {
         kind="utm-source"
         period={period}
         label={(item) => item.utmSource}
+        filter={["utm_source", (item) => item.utmSource]}
         empty="Nenhuma origem UTM registrada no período"
       />
       <Ranking
@@ -102,6 +110,7 @@ export function Rankings({ period }: { period: Period }) {
         kind="utm-campaign"
         period={period}
         label={(item) => item.utmCampaign}
+        filter={["utm_campaign", (item) => item.utmCampaign]}
         empty="Nenhuma campanha UTM registrada no período"
       />
       <Ranking
@@ -110,6 +119,7 @@ export function Rankings({ period }: { period: Period }) {
         kind="pages"
         period={period}
         label={(item) => item.page}
+        filter={["page", (item) => item.page]}
         empty="Nenhuma página visitada no período"
         subtitle="Caminho e parâmetros do endereço, sem os identificadores de clique de anúncios"
         toggle={["por caminho", "by=path"]}
@@ -121,6 +131,7 @@ export function Rankings({ period }: { period: Period }) {
         kind="entry-pages"
         period={period}
         label={(item) => item.page}
+        filter={["entry_page", (item) => item.page]}
         empty="Nenhuma página de entrada registrada no período"
         unit={["entrada", "entradas"]}
       />

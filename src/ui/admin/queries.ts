@@ -11,37 +11,56 @@ import {
   summary,
   trackingStats,
   utmCampaignRanking,
+  utmDetailRanking,
   utmSourceRanking,
 } from "../../shared/admin_schemas.ts";
-import { getJson, getPage, rangeQuery } from "./api.ts";
+import { type Filters, type PresetId, writeFilters } from "../../shared/filters.ts";
+import { getJson, getPage } from "./api.ts";
 
 /** Rankings and conversion by source are cached 5 minutes (spec section 7); the rest never goes stale. */
 export const RANKING_CACHE_MS = 300_000;
 
+/**
+ * The view every card shows: the period and the filters (shared/filters.ts), which each report's query
+ * carries under the same names as the dashboard's address.
+ */
 export interface Period {
   start: string;
   end: string;
+  /** The preset the period came from, if any (the address keeps it). */
+  preset?: PresetId;
+  filters?: Filters;
+}
+
+/** The reports' query string of a view: `startDate&endDate` and the filters. */
+export function viewQuery(p: Period): string {
+  return writeFilters(new URLSearchParams({ startDate: p.start, endDate: p.end }), p.filters).toString();
+}
+
+/** A view in a query key: its days and its filters (another filter is another query). */
+function viewKey(p: Period): string[] {
+  return [p.start, p.end, viewQuery(p)];
 }
 
 export function useSummary(p: Period) {
   return useQuery({
-    queryKey: ["summary", p.start, p.end],
-    queryFn: () => getJson(`/api/tracking/summary?${rangeQuery(p.start, p.end)}`, summary),
+    queryKey: ["summary", ...viewKey(p)],
+    queryFn: () => getJson(`/api/tracking/summary?${viewQuery(p)}`, summary),
   });
 }
 
 export function useStats(p: Period) {
   return useQuery({
-    queryKey: ["stats", p.start, p.end],
-    queryFn: () => getJson(`/api/tracking/stats?${rangeQuery(p.start, p.end)}`, trackingStats),
+    queryKey: ["stats", ...viewKey(p)],
+    queryFn: () => getJson(`/api/tracking/stats?${viewQuery(p)}`, trackingStats),
   });
 }
 
 export function useDailySeries(p: Period) {
   return useQuery({
-    queryKey: ["daily", p.start, p.end],
+    queryKey: ["daily", ...viewKey(p)],
     queryFn: async () => {
-      const q = rangeQuery(p.start, p.end);
+      const q = viewQuery(p);
       const [leads, clicks, visits] = await Promise.all([
         getJson(`/api/leads/analytics?${q}`, dailySeries),
         getJson(`/api/tracking/analytics?${q}`, dailySeries),
@@ -57,14 +76,14 @@ export interface LeadFilters {
   search: string;
   /** A plan value, or "" for every plan. */
   plan: string;
-  /** An exact UTM source, or "" for any. */
+  /** Part of a UTM source, in any case ("goog" finds Google), or "" for any. */
   utmSource: string;
   sort: "newest" | "oldest";
 }
 
 /** The lead list's query string for a period and filters (pagination aside). */
 export function leadParams(p: Period, f: LeadFilters): URLSearchParams {
-  const q = new URLSearchParams({ startDate: p.start, endDate: p.end });
+  const q = writeFilters(new URLSearchParams({ startDate: p.start, endDate: p.end }), p.filters);
   if (f.search) q.set("q", f.search);
   if (f.plan) q.set("plan", f.plan);
   if (f.utmSource) q.set("utmSource", f.utmSource);
@@ -74,7 +93,7 @@ export function leadParams(p: Period, f: LeadFilters): URLSearchParams {
 
 export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize: number) {
   return useQuery({
-    queryKey: ["leads", p.start, p.end, filters, page, pageSize],
+    queryKey: ["leads", ...viewKey(p), filters, page, pageSize],
     queryFn: () => {
       const q = leadParams(p, filters);
       q.set("limit", String(pageSize));
@@ -83,8 +102,7 @@ export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize
     },
     // While another page or search of the same period loads, its current page stays on screen (marked
     // busy); another period never shows this one's leads.
-    placeholderData: (previous, query) =>
-      query && query.queryKey[1] === p.start && query.queryKey[2] === p.end ? previous : undefined,
+    placeholderData: (previous, query) => query && query.queryKey[3] === viewQuery(p) ? previous : undefined,
   });
 }
 
@@ -95,20 +113,26 @@ const RANKINGS = {
   "pages": pageRanking,
   "sources": sourceRanking,
   "entry-pages": entryPageRanking,
+  "utm-content": utmDetailRanking,
+  "utm-term": utmDetailRanking,
 };
 
 export type RankingKind = keyof typeof RANKINGS;
 /** One item of a ranking of this kind. */
 export type RankingItem<K extends RankingKind> = z.output<(typeof RANKINGS)[K]>[number];
 
-/** A ranking of the period; `extra` adds query parameters (`by=path` for pages grouped by path). */
-export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = "") {
+/**
+ * A ranking of the period; `extra` adds query parameters (`by=path` for pages grouped by path); not asked
+ * until `enabled` (a card below the fold waits until it is near the screen).
+ */
+export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = "", enabled = true) {
   return useQuery({
-    queryKey: ["ranking", kind, p.start, p.end, extra],
+    enabled,
+    queryKey: ["ranking", kind, ...viewKey(p), extra],
     // TypeScript cannot narrow RANKINGS[kind] by a generic K; the schema is still the kind's own.
     queryFn: () =>
       getJson(
-        `/api/tracking/rankings/${kind}?${rangeQuery(p.start, p.end)}${extra ? "&" + extra : ""}`,
+        `/api/tracking/rankings/${kind}?${viewQuery(p)}${extra ? "&" + extra : ""}`,
         RANKINGS[kind] as z.ZodType<RankingItem<K>[]>,
       ),
     staleTime: RANKING_CACHE_MS,
@@ -118,9 +142,8 @@ export function useRanking<K extends RankingKind>(kind: K, p: Period, extra = ""
 
 export function useConversionBySource(p: Period) {
   return useQuery({
-    queryKey: ["conversion-by-source", p.start, p.end],
-    queryFn: () =>
-      getJson(`/api/tracking/conversion-by-utm-source?${rangeQuery(p.start, p.end)}`, conversionBySource),
+    queryKey: ["conversion-by-source", ...viewKey(p)],
+    queryFn: () => getJson(`/api/tracking/conversion-by-utm-source?${viewQuery(p)}`, conversionBySource),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });
@@ -128,8 +151,8 @@ export function useConversionBySource(p: Period) {
 
 export function useChannels(p: Period) {
   return useQuery({
-    queryKey: ["channels", p.start, p.end],
-    queryFn: () => getJson(`/api/tracking/channels?${rangeQuery(p.start, p.end)}`, channelReport),
+    queryKey: ["channels", ...viewKey(p)],
+    queryFn: () => getJson(`/api/tracking/channels?${viewQuery(p)}`, channelReport),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
   });

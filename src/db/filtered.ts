@@ -1,0 +1,351 @@
+// The dashboard's reports under filters (src/shared/filters.ts). The roll-ups are grouped by one dimension at
+// a time, so they cannot answer an arbitrary combination of filters: a filtered report reads the raw rows of
+// its range (by the occurred_at and submitted_at indexes), which retention keeps RETENTION_DAYS; days whose raw
+// rows are gone count nothing under a filter. Unfiltered reports never come here (db/analytics.ts, roll-ups).
+// docs/ANALYTICS.md ("Filters") says what each filter selects per kind of event and why.
+import type { Filters } from "../shared/filters.ts";
+import { filterEntries } from "../shared/filters.ts";
+import type { DailyCount, DayRange, RankItem, RankItemWithPrevious, SourceConversion } from "./analytics.ts";
+import type { Queryable } from "./client.ts";
+import { ENTRY_PAGE } from "./rollups.ts";
+
+/** The tables a filter narrows. */
+export type FilteredTable = "visits" | "clicks" | "leads";
+
+// What each filter compares, per table: a column of the row itself (the session's touch is stored on each of
+// its page views and clicks, the last touch on each lead), or, where the row lacks it, "session": the row's
+// session must have a page view matching the condition (`s` is that page view).
+type Match = { column: string } | { session: string };
+const ENTRY_OF = (s: string) => `${s}.entry and split_part(${s}.source, '?', 1)`;
+const MATCH: Record<FilteredTable, Record<string, Match>> = {
+  visits: {
+    channel: { column: "channel" },
+    source: { column: "traffic_source" },
+    utm_source: { column: "utm_source" },
+    utm_medium: { column: "utm_medium" },
+    utm_campaign: { column: "utm_campaign" },
+    utm_content: { column: "utm_content" },
+    utm_term: { column: "utm_term" },
+    page: { column: "source" },
+    entry_page: { session: ENTRY_OF("s") },
+  },
+  clicks: {
+    channel: { column: "channel" },
+    source: { column: "traffic_source" },
+    utm_source: { column: "utm_source" },
+    utm_medium: { column: "utm_medium" },
+    utm_campaign: { column: "utm_campaign" },
+    utm_content: { session: "s.utm_content" },
+    utm_term: { session: "s.utm_term" },
+    page: { session: "s.source" },
+    entry_page: { session: ENTRY_OF("s") },
+  },
+  leads: {
+    channel: { column: "last_channel" },
+    source: { column: "last_source" },
+    utm_source: { column: "utm_source" },
+    utm_medium: { column: "utm_medium" },
+    utm_campaign: { column: "utm_campaign" },
+    utm_content: { session: "s.utm_content" },
+    utm_term: { session: "s.utm_term" },
+    page: { session: "s.source" },
+    entry_page: { session: ENTRY_OF("s") },
+  },
+};
+
+/** A session's page views are looked for from this long before the period's first instant. */
+export const SESSION_LOOKBACK = "1 day";
+
+/**
+ * THE filter helper: the conditions (each starting with " and ") that keep the rows of `table` (as `alias`)
+ * matching every filter. Values are pushed onto `params`; `lo` and `hi` are SQL expressions of the period's
+ * first and end instants, bounding the page views a session condition reads.
+ */
+export function filterSql(
+  filters: Filters | undefined,
+  table: FilteredTable,
+  params: unknown[],
+  bounds: { lo: string; hi: string },
+  alias: string = table,
+): string {
+  let sql = "";
+  for (const [key, value] of filterEntries(filters)) {
+    params.push(value);
+    const p = `$${params.length}`;
+    const m = MATCH[table][key];
+    sql += "column" in m
+      ? ` and ${alias}.${m.column} = ${p}`
+      : ` and ${alias}.session_id <> '' and ${alias}.session_id in (select s.session_id from visits s
+              where s.occurred_at >= ${bounds.lo} - interval '${SESSION_LOOKBACK}' and s.occurred_at < ${bounds.hi}
+                and s.session_id <> '' and ${m.session} = ${p})`;
+  }
+  return sql;
+}
+
+// $1 start date, $2 end date, $3 time zone, $4 the end day's cut (local HH:mm:ss) or null: the period's
+// instants are [LO, HI).
+const LO = "($1::date::timestamp at time zone $3)";
+const HI =
+  "coalesce(($2::date + $4::text::time)::timestamp at time zone $3, ($2::date + 1)::timestamp at time zone $3)";
+const BOUNDS = { lo: LO, hi: HI };
+const IN = (column: string) => `${column} >= ${LO} and ${column} < ${HI}`;
+const DAY = (column: string) => `(${column} at time zone $3)::date`;
+
+function base(range: DayRange, tz: string, until: string | null = null): unknown[] {
+  return [range.start, range.end, tz, until];
+}
+
+/** Leads per local day under the filters (days without leads are absent). */
+export async function filteredDailyLeads(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "leads", params, BOUNDS, "l");
+  return await db.query<DailyCount>(
+    `select to_char(${DAY("submitted_at")}, 'YYYY-MM-DD') as date, count(*)::int as count
+       from leads l where ${IN("submitted_at")}${where} group by 1 order by 1`,
+    params,
+  );
+}
+
+/** Plan clicks per local day under the filters. */
+export async function filteredDailyClicks(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "clicks", params, BOUNDS, "c");
+  return await db.query<DailyCount>(
+    `select to_char(${DAY("occurred_at")}, 'YYYY-MM-DD') as date, count(*)::int as count
+       from clicks c where ${IN("occurred_at")}${where} group by 1 order by 1`,
+    params,
+  );
+}
+
+/** Distinct visitors per local day under the filters. */
+export async function filteredDailyUniqueVisitors(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  return await db.query<DailyCount>(
+    `select to_char(day, 'YYYY-MM-DD') as date, count(*)::int as count from (
+       select distinct ${DAY("occurred_at")} as day, visitor_key from visits v where ${
+      IN("occurred_at")
+    }${where}
+     ) d group by day order by day`,
+    params,
+  );
+}
+
+/**
+ * Unique visitors and page views under the filters; with `until`, the last day only before that local time.
+ * A visitor key is per month (docs/UNIQUE_VISITORS.md): over several months, a visitor counts once a month
+ * (`approximate`).
+ */
+export async function filteredVisitorTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<{ uniqueVisitors: number; visits: number; approximate: boolean }> {
+  const params = base(range, tz, until);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  const rows = await db.query<{ uniqueVisitors: number; visits: number; approximate: boolean }>(
+    `select count(distinct (date_trunc('month', occurred_at at time zone $3), visitor_key))::int as "uniqueVisitors",
+            count(*)::int as visits,
+            date_trunc('month', $1::date) <> date_trunc('month', $2::date) as approximate
+       from visits v where ${IN("occurred_at")}${where}`,
+    params,
+  );
+  return rows[0];
+}
+
+/** Plan clicks and leads under the filters; with `until`, the last day only before that local time. */
+export async function filteredEventTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<{ clicks: number; conversions: number; leads: number }> {
+  const params = base(range, tz, until);
+  const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
+  const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
+  const rows = await db.query<{ clicks: number; leads: number }>(
+    `select (select count(*) from clicks c where ${IN("occurred_at")}${clickWhere})::int as clicks,
+            (select count(*) from leads l where ${IN("submitted_at")}${leadWhere})::int as leads`,
+    params,
+  );
+  return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
+}
+
+/** The rankings' keys over raw page views (the same expressions the roll-ups group by). */
+export const RANK_COLUMNS = {
+  utm_source: "utm_source",
+  utm_campaign: "utm_campaign",
+  utm_content: "utm_content",
+  utm_term: "utm_term",
+  page: "source",
+  page_path: "split_part(source, '?', 1)",
+  source: "traffic_source",
+  channel: "channel",
+  entry_page: ENTRY_PAGE,
+} as const;
+export type RankColumn = keyof typeof RANK_COLUMNS;
+
+/** The most visited keys under the filters (visits; entries for entry_page). */
+export async function filteredRanking(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters | undefined,
+): Promise<RankItem[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  params.push(limit);
+  const key = RANK_COLUMNS[column];
+  return await db.query<RankItem>(
+    `select key, count(*)::int as visits from (
+       select ${key} as key from visits v where ${IN("occurred_at")}${where}
+     ) t where key is not null and key <> '' group by key order by visits desc, key asc limit $${params.length}`,
+    params,
+  );
+}
+
+/** The top keys of `range` under the filters, each with its visits in `previous` (before the range). */
+export async function filteredRankingWithPrevious(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  previous: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters,
+): Promise<RankItemWithPrevious[]> {
+  // One pass over previous.start..range.end: $1 is the comparison's start, $5 the range's start, $6 the
+  // comparison's end.
+  const params = base({ start: previous.start, end: range.end }, tz);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  params.push(limit, range.start, previous.end);
+  const n = params.length;
+  const key = RANK_COLUMNS[column];
+  return await db.query<RankItemWithPrevious>(
+    `select key, (count(*) filter (where d >= $${n - 1}::date))::int as visits,
+            (count(*) filter (where d <= $${n}::date))::int as "previousVisits" from (
+       select ${key} as key, ${DAY("occurred_at")} as d from visits v where ${IN("occurred_at")}${where}
+     ) t where key is not null and key <> ''
+     group by key having count(*) filter (where d >= $${n - 1}::date) > 0
+     order by visits desc, key asc limit $${n - 2}`,
+    params,
+  );
+}
+
+/** Plan clicks per channel under the filters. */
+export async function filteredChannelActions(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<{ channel: string; clicks: number }[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "clicks", params, BOUNDS, "c");
+  return await db.query(
+    `select channel, count(*)::int as clicks from clicks c
+      where ${IN("occurred_at")} and channel is not null${where} group by 1`,
+    params,
+  );
+}
+
+/** Leads per last-touch channel under the filters. */
+export async function filteredLeadsByChannel(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<{ channel: string; leads: number }[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "leads", params, BOUNDS, "l");
+  return await db.query(
+    `select last_channel as channel, count(*)::int as leads from leads l
+      where ${IN("submitted_at")} and last_channel is not null${where} group by 1`,
+    params,
+  );
+}
+
+/** Clicks and conversions (stored leads) per UTM source under the filters. */
+export async function filteredConversionBySource(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<SourceConversion[]> {
+  const params = base(range, tz);
+  const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
+  const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
+  return await db.query<SourceConversion>(
+    `select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
+       select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks c where ${
+      IN("occurred_at")
+    }${clickWhere}
+        group by 1
+       union all
+       select nullif(utm_source, ''), 0, count(*) from leads l where ${
+      IN("submitted_at")
+    }${leadWhere} group by 1
+     ) t group by s order by clicks desc, conversions desc, "utmSource" asc nulls last`,
+    params,
+  );
+}
+
+/**
+ * Visits, plan clicks and leads per utm_content or utm_term ("Criativos", "Palavras-chave"), under the filters.
+ * Leads keep the two values (migration 00016); clicks do not, so each click counts under the value of its
+ * session's page views (in the lookback above). Read from the raw rows, filtered or not: days whose raw rows
+ * are purged count nothing.
+ */
+export async function utmDetailConversions(
+  db: Queryable,
+  column: "utm_content" | "utm_term",
+  range: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters | undefined,
+): Promise<{ key: string; visits: number; clicks: number; leads: number }[]> {
+  const params = base(range, tz);
+  const visitWhere = filterSql(f, "visits", params, BOUNDS, "v");
+  const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
+  const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
+  params.push(limit);
+  // One pass over the period's page views with a value (grouped by session and value, hashed, not sorted):
+  // the period's views per value, and which value each session had for its clicks.
+  return await db.query(
+    `with sk as (
+       select v.session_id, v.${column} as key, count(*) filter (where v.occurred_at >= ${LO}) as n from visits v
+        where v.occurred_at >= ${LO} - interval '${SESSION_LOOKBACK}' and v.occurred_at < ${HI}
+          and v.${column} is not null and v.${column} <> ''${visitWhere}
+        group by 1, 2)
+     select key, sum(n)::int as visits, sum(c)::int as clicks, sum(l)::int as leads from (
+       select key, sum(n) as n, 0 as c, 0 as l from sk group by 1
+       union all
+       select sk.key, 0, count(*), 0 from clicks c join sk on sk.session_id = c.session_id and c.session_id <> ''
+        where ${IN("c.occurred_at")}${clickWhere} group by 1
+       union all
+       select l.${column}, 0, 0, count(*) from leads l
+        where ${IN("l.submitted_at")} and l.${column} is not null and l.${column} <> ''${leadWhere} group by 1
+     ) t group by key having sum(n) > 0 or sum(l) > 0
+     order by visits desc, leads desc, key asc limit $${params.length}`,
+    params,
+  );
+}
