@@ -5,6 +5,7 @@ import { type Period, type RankingItem, type RankingKind, useRanking } from "./q
 import { Delta } from "./Delta.tsx";
 import { sourceLabel } from "../../shared/metrics.ts";
 import { Term } from "./Term.tsx";
+import { WhatsappPagesRanking } from "./WhatsappPanel.tsx";
 
 interface RankingProps<K extends RankingKind> {
   id: string;
@@ -124,6 +125,7 @@ export function Rankings({ period }: { period: Period }) {
         empty="Nenhuma página de entrada registrada no período"
         unit={["entrada", "entradas"]}
       />
+      <WhatsappPagesRanking period={period} />
     </div>
   );
 }

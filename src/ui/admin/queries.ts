@@ -5,6 +5,7 @@ import {
   conversionBySource,
   dailySeries,
   entryPageRanking,
+  hourlyReport,
   leadList,
   pageRanking,
   sourceRanking,
@@ -12,6 +13,7 @@ import {
   trackingStats,
   utmCampaignRanking,
   utmSourceRanking,
+  whatsappReport,
 } from "../../shared/admin_schemas.ts";
 import { getJson, getPage, rangeQuery } from "./api.ts";
 
@@ -132,5 +134,22 @@ export function useChannels(p: Period) {
     queryFn: () => getJson(`/api/tracking/channels?${rangeQuery(p.start, p.end)}`, channelReport),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
+  });
+}
+
+/** Every WhatsApp-click figure of the period (card, funnel, channels, sources, pages, chart series). */
+export function useWhatsapp(p: Period) {
+  return useQuery({
+    queryKey: ["whatsapp", p.start, p.end],
+    queryFn: () => getJson(`/api/tracking/whatsapp?${rangeQuery(p.start, p.end)}`, whatsappReport),
+  });
+}
+
+/** A one-day period hour by hour (only asked for when the period is one day). */
+export function useHourly(date: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["hourly", date],
+    queryFn: () => getJson(`/api/tracking/hourly?date=${date}`, hourlyReport),
+    enabled,
   });
 }
