@@ -43,8 +43,8 @@ export const METRICS = {
   },
   whatsappClicks: {
     name: "Cliques no WhatsApp",
-    tip: "Cliques nos botões e links do site que abrem uma conversa no WhatsApp (fora os botões dos planos " +
-      "e do especialista, que abrem o formulário). Uma pessoa pode clicar mais de uma vez.",
+    tip: "Vezes que alguém clicou em um botão ou link do site que abre uma conversa no WhatsApp (fora os " +
+      "botões dos planos e do especialista, que abrem o formulário). Uma pessoa pode clicar mais de uma vez.",
   },
   conversions: {
     name: "Conversões",

@@ -32,7 +32,7 @@ export function ConversionRows(
 ) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      <table className="conversion-table">
+      <table className={whatsapp ? "conversion-table with-whatsapp" : "conversion-table"}>
         <thead>
           <tr>
             <th scope="col">{head}</th>

@@ -106,7 +106,7 @@ export default function DailyChart(
         data-hidden={[...hidden].join(" ")}
       >
         <Line
-          aria-label={`Gráfico por ${unit} de leads, cliques nos planos, cliques no WhatsApp, visitantes únicos e taxa de conversão`}
+          aria-label={`Gráfico por ${unit}: leads, cliques, cliques no WhatsApp, visitantes únicos e taxa de conversão`}
           role="img"
           plugins={[axisProbe]}
           data={{
@@ -174,7 +174,7 @@ export default function DailyChart(
         />
       </div>
       {partialFrom >= 0 && (
-        <p className="chart-note admin-muted" data-testid="chart-partial-note">
+        <p className="chart-partial admin-muted" data-testid="chart-partial-note">
           Linha tracejada: {unit === "hora" ? "a hora" : "o dia"} em andamento (números parciais).
         </p>
       )}

@@ -75,7 +75,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
       <main id="main" className="admin-main">
         {passwordOpen && <PasswordPanel />}
         <PeriodPicker period={period} onChange={setPeriod} />
-        <div className="metrics-row">
+        <div className="metrics-row with-whatsapp">
           <VisitMetrics period={period} />
           <ConversionMetrics period={period} />
           <WhatsappMetrics period={period} />

@@ -15,7 +15,7 @@ export function WhatsappMetrics({ period }: { period: Period }) {
     <Card
       id="whatsapp"
       title={METRICS.whatsappClicks.name}
-      subtitle="Cliques nos botões e links que abrem uma conversa no WhatsApp"
+      subtitle="Vezes que um botão ou link do site abriu uma conversa no WhatsApp"
     >
       {q.isPending
         ? <Loading />
