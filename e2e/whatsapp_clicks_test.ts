@@ -246,6 +246,8 @@ browserTest(
           assert.equal(await visitors.getAttribute("aria-pressed"), "false");
           await page.locator("[data-testid=chart][data-hidden=visits]").waitFor();
           const without = await waitFor(() => yMax(page), (m) => m < full);
+          // The sign-in toast (5 s) is gone before the screenshot.
+          await page.getByTestId("toast").waitFor({ state: "hidden", timeout: 10_000 });
           assert.ok(without < full, `axis ${full} -> ${without}`);
           await page.screenshot({
             path: new URL(`admin-hourly-${width}.png`, SHOTS).pathname,
