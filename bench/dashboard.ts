@@ -81,7 +81,8 @@ if (url && values.schema) {
     copy: url ? { url, schema } : undefined,
   });
   seededNote =
-    `seeded ${seeded.visits} visits (${seeded.visitorKeys} visitor keys), ${seeded.clicks} clicks, ` +
+    `seeded ${seeded.visits} visits (${seeded.visitorKeys} visitor keys), ${seeded.clicks} plan clicks, ` +
+    `${seeded.whatsappClicks} WhatsApp clicks, ` +
     `${seeded.conversions} conversions, ${seeded.leads} leads, ${seeded.start} to ${seeded.end}: ` +
     `rows in ${seeded.writeSeconds.toFixed(1)} s, roll-ups in ${seeded.rollUpSeconds.toFixed(1)} s`;
 }
@@ -117,6 +118,9 @@ try {
       `/api/tracking/channels?${r}`,
       `/api/tracking/rankings/sources?${r}`,
       `/api/tracking/rankings/entry-pages?${r}`,
+      // Issue 29: WhatsApp clicks (card, funnel, columns, pages, chart series); a one-day period by the hour.
+      `/api/tracking/whatsapp?${r}`,
+      ...(start === end ? [`/api/tracking/hourly?date=${start}`] : []),
     ];
   };
   // Issue 29: creatives and keywords, read from the raw rows and asked when their cards come near the
@@ -129,6 +133,7 @@ try {
   const periods = [
     { label: "this month", ...monthOf(today) },
     { label: "last 31 days", start: addDays(today, -30), end: today },
+    { label: "today", start: today, end: today },
   ];
 
   const get = async (path: string) => {

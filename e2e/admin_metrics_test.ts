@@ -44,6 +44,7 @@ browserTest("admin: every figure has the glossary's name and tooltip, by mouse a
         "uniqueVisitors",
         "visitorsPerDay",
         "planClicks",
+        "whatsappClicks",
         "conversions",
         "conversionRate",
         "totalLeads",
@@ -56,8 +57,11 @@ browserTest("admin: every figure has the glossary's name and tooltip, by mouse a
     ) assert.ok(seen.has(id), `no tooltip for ${id}`);
     for (const h of helps) {
       const term = METRICS[h.id as MetricId];
-      // The term's name, or its first word in a narrow table column ("Cliques", "Taxa").
-      assert.ok(term.name.startsWith(h.name ?? "-"), `${h.name} is not ${term.name}`);
+      // The term's name, or its first or last word in a narrow table column ("Cliques", "Taxa", "WhatsApp").
+      assert.ok(
+        term.name.startsWith(h.name ?? "-") || term.name.endsWith(` ${h.name}`),
+        `${h.name} is not ${term.name}`,
+      );
       assert.equal(h.tip, term.tip);
       assert.equal(h.role, "tooltip");
     }

@@ -170,6 +170,7 @@ browserTest(
       assert.deepEqual(await page.locator(".funnel-step").allInnerTexts(), [
         "pessoas (por endereço IP)",
         "0,3 cliques por visitante único",
+        "0,0 cliques no WhatsApp por visitante único",
         "1.200,0 leads por 100 visitantes únicos",
       ]);
       await close();

@@ -67,11 +67,12 @@ export async function insertClick(
   utm: Utm = {},
   source = "pricing_pro_plan",
   touch: TouchFixture = {},
+  kind: "plan" | "whatsapp" = "plan",
 ) {
   await db.query(
     `insert into clicks (occurred_at, visitor_key, source, utm_source, utm_campaign, utm_medium, traffic_source,
-       channel)
-     values ($1, 'k', $2, $3, $4, $5, $6, $7)`,
+       channel, kind)
+     values ($1, 'k', $2, $3, $4, $5, $6, $7, $8)`,
     [
       at,
       source,
@@ -80,8 +81,20 @@ export async function insertClick(
       utm.utmMedium ?? null,
       touch.trafficSource ?? null,
       touch.channel ?? null,
+      kind,
     ],
   );
+}
+
+/** A WhatsApp click (migrations/00017) on `page`. */
+export async function insertWhatsappClick(
+  db: Queryable,
+  at: Date,
+  page: string,
+  utm: Utm = {},
+  touch: TouchFixture = {},
+) {
+  await insertClick(db, at, utm, page, touch, "whatsapp");
 }
 
 export async function insertConversion(

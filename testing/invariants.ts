@@ -87,7 +87,7 @@ export const INVARIANTS: Invariant[] = [
            where l.session_id is null
               or not exists (select 1 from clicks c
                               where c.session_id = l.session_id and c.occurred_at <= l.submitted_at
-                                and c.source = ${PLAN_CLICK("l.plan")})`,
+                                and c.kind = 'plan' and c.source = ${PLAN_CLICK("l.plan")})`,
     args: () => [],
   },
   {
@@ -99,10 +99,20 @@ export const INVARIANTS: Invariant[] = [
   },
   {
     name: "click without a page view",
-    rule: "a plan click follows a page view of its session",
+    rule: "a plan or WhatsApp click follows a page view of its session",
     sql: `select c.id, c.session_id from clicks c
            where not exists (select 1 from visits v
                               where v.session_id = c.session_id and v.occurred_at <= c.occurred_at)`,
+    args: () => [],
+  },
+  {
+    name: "WhatsApp click off its page",
+    rule: "a WhatsApp click's source is the path of a page its session viewed at or before it",
+    sql: `select c.id, c.session_id, c.source from clicks c
+           where c.kind = 'whatsapp'
+             and not exists (select 1 from visits v
+                              where v.session_id = c.session_id and v.occurred_at <= c.occurred_at
+                                and split_part(v.source, '?', 1) = c.source)`,
     args: () => [],
   },
   {
@@ -179,49 +189,58 @@ export const INVARIANTS: Invariant[] = [
             select coalesce(until, (through + 1)::timestamp at time zone $1) as until, purged_through
               from rollup_state),
           e as (
-            select (occurred_at at time zone $1)::date as day, 1 as v, visitor_key as k, 0 as c, 0 as x
+            select (occurred_at at time zone $1)::date as day, 1 as v, visitor_key as k, 0 as c, 0 as x, 0 as w
               from visits, st where occurred_at < st.until
-            union all select (occurred_at at time zone $1)::date, 0, null, 1, 0 from clicks, st
+            union all select (occurred_at at time zone $1)::date, 0, null, (kind = 'plan')::int, 0,
+                             (kind = 'whatsapp')::int from clicks, st
              where occurred_at < st.until
-            union all select (occurred_at at time zone $1)::date, 0, null, 0, 1 from conversions, st
+            union all select (occurred_at at time zone $1)::date, 0, null, 0, 1, 0 from conversions, st
              where occurred_at < st.until),
           raw as (
             select day, sum(v)::int as visits, count(distinct k)::int as uv, sum(c)::int as clicks,
-                   sum(x)::int as conversions from e group by day)
+                   sum(x)::int as conversions, sum(w)::int as whatsapp from e group by day)
           select coalesce(r.day, d.day) as day, r.visits, d.visits as rolled_visits, r.uv,
                  d.unique_visitors, r.clicks, d.clicks as rolled_clicks, r.conversions,
-                 d.conversions as rolled_conversions
+                 d.conversions as rolled_conversions, r.whatsapp, d.whatsapp_clicks as rolled_whatsapp
             from raw r full join daily_totals d on d.day = r.day, st
            where coalesce(r.day, d.day) > st.purged_through
-             and (coalesce(r.visits, 0), coalesce(r.uv, 0), coalesce(r.clicks, 0), coalesce(r.conversions, 0))
+             and (coalesce(r.visits, 0), coalesce(r.uv, 0), coalesce(r.clicks, 0), coalesce(r.conversions, 0),
+                  coalesce(r.whatsapp, 0))
                  <> (coalesce(d.visits, 0), coalesce(d.unique_visitors, 0), coalesce(d.clicks, 0),
-                     coalesce(d.conversions, 0))`,
+                     coalesce(d.conversions, 0), coalesce(d.whatsapp_clicks, 0))`,
     args: (c) => [c.timeZone],
   },
   {
     name: "channel and source roll-ups not the raw rows'",
-    rule: "each rolled-up day's clicks and conversions per channel and per UTM source are its raw rows'",
+    rule:
+      "each rolled-up day's plan clicks, conversions and WhatsApp clicks per channel and per UTM source are its " +
+      "raw rows'",
     sql: `with st as (
             select coalesce(until, (through + 1)::timestamp at time zone $1) as until, purged_through
               from rollup_state),
           e as (
-            select (occurred_at at time zone $1)::date as day, channel, coalesce(utm_source, '') as s, 1 as c,
-                   0 as x from clicks, st where occurred_at < st.until
-            union all select (occurred_at at time zone $1)::date, channel, coalesce(utm_source, ''), 0, 1
+            select (occurred_at at time zone $1)::date as day, channel, coalesce(utm_source, '') as s,
+                   (kind = 'plan')::int as c, 0 as x, (kind = 'whatsapp')::int as w
+              from clicks, st where occurred_at < st.until
+            union all select (occurred_at at time zone $1)::date, channel, coalesce(utm_source, ''), 0, 1, 0
               from conversions, st where occurred_at < st.until),
           by_channel as (
-            select day, channel, sum(c)::int as clicks, sum(x)::int as conversions from e
-             where channel is not null group by 1, 2),
-          by_source as (select day, s, sum(c)::int as clicks, sum(x)::int as conversions from e group by 1, 2)
+            select day, channel, sum(c)::int as clicks, sum(x)::int as conversions, sum(w)::int as whatsapp
+              from e where channel is not null group by 1, 2),
+          by_source as (
+            select day, s, sum(c)::int as clicks, sum(x)::int as conversions, sum(w)::int as whatsapp
+              from e group by 1, 2)
           select 'channel' as dimension, coalesce(r.day, d.day) as day, coalesce(r.channel, d.channel) as key
             from by_channel r full join daily_channel_actions d on d.day = r.day and d.channel = r.channel, st
            where coalesce(r.day, d.day) > st.purged_through
-             and (coalesce(r.clicks, 0), coalesce(r.conversions, 0)) <> (coalesce(d.clicks, 0), coalesce(d.conversions, 0))
+             and (coalesce(r.clicks, 0), coalesce(r.conversions, 0), coalesce(r.whatsapp, 0))
+                 <> (coalesce(d.clicks, 0), coalesce(d.conversions, 0), coalesce(d.whatsapp_clicks, 0))
           union all
           select 'utm_source', coalesce(r.day, d.day), coalesce(r.s, d.utm_source)
             from by_source r full join daily_source_actions d on d.day = r.day and d.utm_source = r.s, st
            where coalesce(r.day, d.day) > st.purged_through
-             and (coalesce(r.clicks, 0), coalesce(r.conversions, 0)) <> (coalesce(d.clicks, 0), coalesce(d.conversions, 0))`,
+             and (coalesce(r.clicks, 0), coalesce(r.conversions, 0), coalesce(r.whatsapp, 0))
+                 <> (coalesce(d.clicks, 0), coalesce(d.conversions, 0), coalesce(d.whatsapp_clicks, 0))`,
     args: (c) => [c.timeZone],
   },
 ];

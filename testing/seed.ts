@@ -45,7 +45,10 @@ export interface SeedOptions {
 
 export interface SeedResult {
   visits: number;
+  /** Plan clicks. */
   clicks: number;
+  /** WhatsApp clicks (clicks of kind whatsapp, migrations/00017). */
+  whatsappClicks: number;
   conversions: number;
   leads: number;
   visitorKeys: number;
@@ -61,6 +64,10 @@ export interface SeedResult {
 // Every conversion reports a stored lead of its session, so there are never more conversions than leads: a
 // few reports are lost on the way (the browser leaves for the checkout page).
 const PER_MILLION = { visitorKeys: 200_000, clicks: 100_000, leads: 20_000, conversions: 19_400 };
+// WhatsApp clicks per 1,000,000 page views: the Pipefy page's contact button, the home page's final call to
+// action (and any wa.me link) on the page viewed. Drawn from their own random stream, so the rest of the seed
+// is the same rows with or without them.
+const WHATSAPP_PER_MILLION = 30_000;
 /** services/leads.ts's first-touch window (ATTRIBUTION_DAYS, 30 by default). */
 const ATTRIBUTION_DAYS = 30;
 
@@ -317,6 +324,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_medium",
     "traffic_source",
     "channel",
+    "kind",
   ],
   conversions: [
     "occurred_at",
@@ -428,6 +436,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
   const timeZone = options.timeZone ?? "America/Sao_Paulo";
   const now = (options.now ?? new Date()).getTime();
   const rand = prng(options.seed ?? 7);
+  const waRand = prng((options.seed ?? 7) + 1_000_003);
   const pick = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
   const end = todayIn(timeZone, new Date(now));
   const start = addDays(end, -(days - 1));
@@ -469,7 +478,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
   const clickChance = PER_MILLION.clicks / 1_000_000;
   const leadChance = PER_MILLION.leads / PER_MILLION.clicks;
   const conversionChance = PER_MILLION.conversions / PER_MILLION.leads;
-  const count = { visits: 0, clicks: 0, conversions: 0, leads: 0 };
+  const count = { visits: 0, clicks: 0, whatsappClicks: 0, conversions: 0, leads: 0 };
   let remaining = visits;
   let weightLeft = totalWeight;
   let sessions = 0;
@@ -579,6 +588,16 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
           }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${v === 0 ? "t" : "f"}\t${links}`,
         );
         count.visits++;
+        if (waRand() < WHATSAPP_PER_MILLION / 1_000_000) {
+          // A WhatsApp button of this page (its path: the query is not part of a WhatsApp click's page).
+          const waAt = Math.min(at + 5_000 + Math.floor(waRand() * 90_000), now - 1);
+          await sinks.clicks.add(
+            `${new Date(waAt).toISOString()}\t${key}\t${session}\t${
+              page.split("?")[0]
+            }\t${utmCells}\t${touch.source}\t${touch.channel}\twhatsapp`,
+          );
+          count.whatsappClicks++;
+        }
         // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
         const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;
         if (rand() >= clickChance * lift) continue;
@@ -588,7 +607,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         await sinks.clicks.add(
           `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${
             chosen[2]
-          }\t${utmCells}\t${touch.source}\t${touch.channel}`,
+          }\t${utmCells}\t${touch.source}\t${touch.channel}\tplan`,
         );
         count.clicks++;
         if (rand() >= leadChance) continue;
@@ -680,7 +699,8 @@ if (import.meta.main) {
   });
   await db.close();
   console.log(
-    `${db.kind}: ${result.visits} visits (${result.visitorKeys} visitor keys), ${result.clicks} clicks, ` +
+    `${db.kind}: ${result.visits} visits (${result.visitorKeys} visitor keys), ${result.clicks} plan clicks, ` +
+      `${result.whatsappClicks} WhatsApp clicks, ` +
       `${result.conversions} conversions, ${result.leads} leads, ${result.start} to ${result.end} ` +
       `(${timeZone}); rows written in ${result.writeSeconds.toFixed(1)} s, roll-ups in ${
         result.rollUpSeconds.toFixed(1)

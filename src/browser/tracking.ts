@@ -224,6 +224,14 @@ export function trackClick(source: string): Promise<void> {
 }
 
 /**
+ * Records a click on a WhatsApp button or link of this page (kind `whatsapp`, source: the page's path). A
+ * keepalive request: it is not delayed by, nor lost to, the navigation to WhatsApp. Failures are only logged.
+ */
+export function trackWhatsappClick(): Promise<void> {
+  return beacon("/api/tracking/click", { ...common(location.pathname.slice(0, 2000)), kind: "whatsapp" });
+}
+
+/**
  * Records a submitted lead form, for the session and origin it was submitted in (a lead delivered later
  * from the outbox keeps its own). Failures are only logged.
  */

@@ -22,14 +22,14 @@ export interface DayRange {
 export type { DailyCount };
 
 // $1 start date, $2 end date, $3 time zone.
-const BOUNDS = (column: string) =>
+export const BOUNDS = (column: string) =>
   `${column} >= ($1::date::timestamp at time zone $3) and ${column} < (($2::date + 1)::timestamp at time zone $3)`;
 // The range split at the watermarks, as CTEs: days b.s..b.re come from the roll-ups (b.re possibly only up to
 // the watermark instant), events from b.raw_from to b.raw_to (the end of b.e) from the raw rows; b.s..b.pe are
 // purged days, and from b.xs on days have visitor bitmaps (00006). With a cut (`cut`: a parameter holding a
 // local time of day, or null), only the events of b.e before that time count: when the roll-ups already passed
 // it, day b.e is read from the raw rows instead (its earlier days are final then).
-const splitWith = (cut: string) =>
+export const splitWith = (cut: string) =>
   `st0 as (
     select coalesce(r.through, '-infinity'::date) as through,
            coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until,
@@ -47,12 +47,12 @@ const splitWith = (cut: string) =>
            greatest(until, $1::date::timestamp at time zone $3) as raw_from, raw_to,
            least($2::date, purged) as pe, greatest($1::date, purged + 1) as xs
       from st)`;
-const SPLIT = splitWith("null");
+export const SPLIT = splitWith("null");
 // Raw rows of the range after the watermark (needs b in the from list).
-const RAW = (column: string) => `${column} >= b.raw_from and ${column} < b.raw_to`;
+export const RAW = (column: string) => `${column} >= b.raw_from and ${column} < b.raw_to`;
 // Roll-up rows of the range up to the watermark (needs b in the from list).
-const ROLLED = "day between b.s and b.re";
-const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
+export const ROLLED = "day between b.s and b.re";
+export const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
 
 /** Leads per local day in the range (days without leads are absent). */
 export async function dailyLeads(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
@@ -73,7 +73,8 @@ export async function dailyClicks(db: Queryable, range: DayRange, tz: string): P
     `with ${SPLIT}
      select date, sum(n)::int as count from (
        select to_char(day, 'YYYY-MM-DD') as date, count(*) as n from (
-         select (occurred_at at time zone $3)::date as day from clicks, b where ${RAW("occurred_at")}
+         select (occurred_at at time zone $3)::date as day from clicks, b
+          where ${RAW("occurred_at")} and kind = 'plan'
        ) c group by day
        union all
        select ${ROLLUP_DAY}, clicks from daily_totals, b where ${ROLLED} and clicks > 0
@@ -215,7 +216,7 @@ export async function eventTotals(
     `with ${splitWith("$4")},
      r as (select coalesce(sum(clicks), 0) as c from daily_totals, b where ${ROLLED})
      select
-       ((select count(*) from clicks, b where ${RAW("occurred_at")}) + r.c)::int as clicks,
+       ((select count(*) from clicks, b where ${RAW("occurred_at")} and kind = 'plan') + r.c)::int as clicks,
        (select count(*) from leads, b
          where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < b.raw_to)::int as leads
      from r`,
@@ -233,7 +234,7 @@ export async function allTimeClicksAndConversions(
     `with b as (
        select coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $1) as raw_from
          from (select 1) one left join rollup_state r on true)
-     select ((select count(*) from clicks, b where occurred_at >= b.raw_from)
+     select ((select count(*) from clicks, b where occurred_at >= b.raw_from and kind = 'plan')
                + (select coalesce(sum(clicks), 0) from daily_totals))::int as clicks,
             (select count(*) from leads)::int as conversions`,
     [tz],
@@ -324,8 +325,8 @@ export async function channelActions(db: Queryable, range: DayRange, tz: string)
   return await db.query<ChannelActions>(
     `with ${SPLIT}
      select channel, sum(c)::int as clicks from (
-       select channel, count(*) as c from clicks, b where ${RAW("occurred_at")} and channel is not null
-        group by 1
+       select channel, count(*) as c from clicks, b
+        where ${RAW("occurred_at")} and channel is not null and kind = 'plan' group by 1
        union all
        select channel, clicks from daily_channel_actions, b where ${ROLLED}
      ) t group by channel having sum(c) > 0`,
@@ -404,8 +405,8 @@ export async function conversionBySource(
   return await db.query<SourceConversion>(
     `with ${SPLIT}
      select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
-       select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks, b where ${RAW("occurred_at")}
-        group by 1
+       select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks, b
+        where ${RAW("occurred_at")} and kind = 'plan' group by 1
        union all
        select nullif(utm_source, ''), clicks, 0 from daily_source_actions, b where ${ROLLED} and clicks > 0
        union all

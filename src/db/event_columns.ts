@@ -2,7 +2,7 @@
 // writer's JSON packing, its recordset and each table's insert column list are generated from it, so a new
 // column is added here once instead of in three places that must agree letter by letter.
 
-/** Raw event tables: page views, plan-button clicks and reported lead conversions. */
+/** Raw event tables: page views, clicks (plan buttons and WhatsApp) and reported lead conversions. */
 export const EVENT_TABLES = ["visits", "clicks", "conversions"] as const;
 export type EventTable = typeof EVENT_TABLES[number];
 
@@ -17,7 +17,12 @@ export interface TrackedEvent {
   /** The session's touch (services/attribution.ts): visits and clicks; absent on conversions. */
   trafficSource?: string | null;
   channel?: string | null;
+  /** Clicks only: a plan button (the spec's clicks, the default) or a WhatsApp button or link (00017). */
+  clickKind?: ClickKind;
 }
+
+/** What a stored click was on (migrations/00017). */
+export type ClickKind = "plan" | "whatsapp";
 
 export interface TrackedVisit extends TrackedEvent {
   utmTerm: string | null;
@@ -56,6 +61,7 @@ export interface EventColumn {
 const ALL = EVENT_TABLES;
 const TOUCHED: readonly EventTable[] = ["visits", "clicks"];
 const VISITS: readonly EventTable[] = ["visits"];
+const CLICKS: readonly EventTable[] = ["clicks"];
 
 export const EVENT_COLUMNS: readonly EventColumn[] = [
   { name: "occurred_at", key: "o", packing: "epoch", tables: ALL, value: (e) => e.occurredAt },
@@ -92,6 +98,7 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
     value: (e) => e.trafficMedium ?? null,
   },
   { name: "entry", key: "en", packing: "flag", tables: VISITS, value: (e) => e.entry === true },
+  { name: "kind", key: "kd", packing: "text", tables: CLICKS, value: (e) => e.clickKind ?? "plan" },
 ];
 
 /** The columns `table` is written with. */

@@ -88,6 +88,8 @@ const LO = "($1::date::timestamp at time zone $3)";
 const HI =
   "coalesce(($2::date + $4::text::time)::timestamp at time zone $3, ($2::date + 1)::timestamp at time zone $3)";
 const BOUNDS = { lo: LO, hi: HI };
+/** Plan clicks only (a WhatsApp click is counted apart, migrations/00017). */
+const PLAN = " and c.kind = 'plan'";
 const IN = (column: string) => `${column} >= ${LO} and ${column} < ${HI}`;
 const DAY = (column: string) => `(${column} at time zone $3)::date`;
 
@@ -122,7 +124,7 @@ export async function filteredDailyClicks(
   const where = filterSql(f, "clicks", params, BOUNDS, "c");
   return await db.query<DailyCount>(
     `select to_char(${DAY("occurred_at")}, 'YYYY-MM-DD') as date, count(*)::int as count
-       from clicks c where ${IN("occurred_at")}${where} group by 1 order by 1`,
+       from clicks c where ${IN("occurred_at")}${PLAN}${where} group by 1 order by 1`,
     params,
   );
 }
@@ -182,7 +184,7 @@ export async function filteredEventTotals(
   const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
   const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
   const rows = await db.query<{ clicks: number; leads: number }>(
-    `select (select count(*) from clicks c where ${IN("occurred_at")}${clickWhere})::int as clicks,
+    `select (select count(*) from clicks c where ${IN("occurred_at")}${PLAN}${clickWhere})::int as clicks,
             (select count(*) from leads l where ${IN("submitted_at")}${leadWhere})::int as leads`,
     params,
   );
@@ -263,7 +265,7 @@ export async function filteredChannelActions(
   const where = filterSql(f, "clicks", params, BOUNDS, "c");
   return await db.query(
     `select channel, count(*)::int as clicks from clicks c
-      where ${IN("occurred_at")} and channel is not null${where} group by 1`,
+      where ${IN("occurred_at")} and channel is not null${PLAN}${where} group by 1`,
     params,
   );
 }
@@ -298,7 +300,7 @@ export async function filteredConversionBySource(
     `select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
        select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks c where ${
       IN("occurred_at")
-    }${clickWhere}
+    }${PLAN}${clickWhere}
         group by 1
        union all
        select nullif(utm_source, ''), 0, count(*) from leads l where ${
@@ -340,7 +342,7 @@ export async function utmDetailConversions(
        select key, sum(n) as n, 0 as c, 0 as l from sk group by 1
        union all
        select sk.key, 0, count(*), 0 from clicks c join sk on sk.session_id = c.session_id and c.session_id <> ''
-        where ${IN("c.occurred_at")}${clickWhere} group by 1
+        where ${IN("c.occurred_at")}${PLAN}${clickWhere} group by 1
        union all
        select l.${column}, 0, 0, count(*) from leads l
         where ${IN("l.submitted_at")} and l.${column} is not null and l.${column} <> ''${leadWhere} group by 1
@@ -348,4 +350,64 @@ export async function utmDetailConversions(
      order by visits desc, leads desc, key asc limit $${params.length}`,
     params,
   );
+}
+
+/** A period's WhatsApp clicks under the filters: per day, per channel, per UTM source and per page. */
+export interface FilteredWhatsapp {
+  daily: DailyCount[];
+  byChannel: { channel: string; whatsappClicks: number }[];
+  bySource: { utmSource: string | null; whatsappClicks: number }[];
+  pages: RankItem[];
+}
+
+/** WhatsApp clicks under the filters, every breakdown in one pass over the period's raw clicks. */
+export async function filteredWhatsapp(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+  pageLimit: number,
+): Promise<FilteredWhatsapp> {
+  const params = base(range, tz);
+  const where = filterSql(f, "clicks", params, BOUNDS, "c");
+  // grouping(...) tells which of the four breakdowns a row belongs to (0: grouped by that column).
+  const rows = await db.query<
+    { g: number; date: string; channel: string | null; s: string | null; page: string; n: number }
+  >(
+    `select grouping(d, channel, s, source)::int as g, to_char(d, 'YYYY-MM-DD') as date, channel, s,
+            source as page, count(*)::int as n
+       from (select ${DAY("occurred_at")} as d, channel, nullif(utm_source, '') as s, source from clicks c
+              where ${IN("occurred_at")} and c.kind = 'whatsapp'${where}) t
+      group by grouping sets ((d), (channel), (s), (source))`,
+    params,
+  );
+  const out: FilteredWhatsapp = { daily: [], byChannel: [], bySource: [], pages: [] };
+  for (const r of rows) {
+    if (r.g === 0b0111) out.daily.push({ date: r.date, count: r.n });
+    else if (r.g === 0b1011 && r.channel !== null) {
+      out.byChannel.push({ channel: r.channel, whatsappClicks: r.n });
+    } else if (r.g === 0b1101) out.bySource.push({ utmSource: r.s, whatsappClicks: r.n });
+    else if (r.g === 0b1110 && r.page !== "") out.pages.push({ key: r.page, visits: r.n });
+  }
+  out.daily.sort((a, b) => (a.date < b.date ? -1 : 1));
+  out.pages.sort((a, b) => b.visits - a.visits || (a.key < b.key ? -1 : 1));
+  out.pages = out.pages.slice(0, pageLimit);
+  return out;
+}
+
+/** WhatsApp clicks under the filters; with `until`, the last day only before that local time. */
+export async function filteredWhatsappTotal(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<number> {
+  const params = base(range, tz, until);
+  const where = filterSql(f, "clicks", params, BOUNDS, "c");
+  const rows = await db.query<{ n: number }>(
+    `select count(*)::int as n from clicks c where ${IN("occurred_at")} and c.kind = 'whatsapp'${where}`,
+    params,
+  );
+  return rows[0].n;
 }

@@ -64,6 +64,10 @@ dbTest("seed invariants: each rule catches what it forbids", async (db) => {
       "update clicks set occurred_at = occurred_at - interval '1 day' where id = (select min(id) from clicks)",
     ],
     [
+      "WhatsApp click off its page",
+      "update clicks set source = '/nenhuma' where id = (select min(id) from clicks where kind = 'whatsapp')",
+    ],
+    [
       "event outside its session's touch",
       "update clicks set utm_source = 'outra' where id = (select min(id) from clicks)",
     ],

@@ -81,14 +81,15 @@ export async function rollUpTotals(db: Queryable, from: string, until: Date, tz:
   await db.query("delete from daily_totals where day >= $1::date", [from]);
   const rows = await db.query<{ n: number }>(
     `with ins as (
-       insert into daily_totals (day, visits, unique_visitors, clicks, conversions)
-       select day, sum(v)::int, sum(u)::int, sum(c)::int, sum(k)::int from (
-         select ${LOCAL_DAY} as day, count(*) as v, count(distinct visitor_key) as u, 0 as c, 0 as k
+       insert into daily_totals (day, visits, unique_visitors, clicks, conversions, whatsapp_clicks)
+       select day, sum(v)::int, sum(u)::int, sum(c)::int, sum(k)::int, sum(w)::int from (
+         select ${LOCAL_DAY} as day, count(*) as v, count(distinct visitor_key) as u, 0 as c, 0 as k, 0 as w
            from visits where ${SPAN} group by 1
          union all
-         select ${LOCAL_DAY}, 0, 0, count(*), 0 from clicks where ${SPAN} group by 1
+         select ${LOCAL_DAY}, 0, 0, count(*) filter (where kind = 'plan'), 0, count(*) filter (where kind = 'whatsapp')
+           from clicks where ${SPAN} group by 1
          union all
-         select ${LOCAL_DAY}, 0, 0, 0, count(*) from conversions where ${SPAN} group by 1
+         select ${LOCAL_DAY}, 0, 0, 0, count(*), 0 from conversions where ${SPAN} group by 1
        ) t group by day
        on conflict (day) do nothing
        returning 1)
@@ -100,7 +101,7 @@ export async function rollUpTotals(db: Queryable, from: string, until: Date, tz:
 
 /**
  * Rewrites daily_visit_ranks from `from` on, up to `until`: visits per UTM source, UTM campaign, page, traffic
- * source and channel, and entries per landing page (migrations/00011).
+ * source and channel, and entries per landing page (migrations/00011); WhatsApp clicks per page (00017).
  */
 export async function rollUpVisitRanks(
   db: Queryable,
@@ -122,6 +123,10 @@ export async function rollUpVisitRanks(
            as d(dimension, key)
         where key is not null and key <> ''
         group by day, dimension, key
+       union all
+       -- WhatsApp clicks per page (migrations/00017): \`visits\` holds clicks under this dimension.
+       select ${LOCAL_DAY}, 'whatsapp_page', source, count(*)::int from clicks
+        where ${SPAN} and kind = 'whatsapp' and source <> '' group by 1, 3
        on conflict (day, dimension, key) do nothing
        returning 1)
      select count(*)::int as n from ins`,
@@ -130,7 +135,10 @@ export async function rollUpVisitRanks(
   return rows[0].n;
 }
 
-/** Rewrites daily_source_actions (clicks and conversions per UTM source, '' for none) from `from` on. */
+/**
+ * Rewrites daily_source_actions (plan clicks, conversions and WhatsApp clicks per UTM source, '' for none) from
+ * `from` on.
+ */
 export async function rollUpSourceActions(
   db: Queryable,
   from: string,
@@ -140,11 +148,13 @@ export async function rollUpSourceActions(
   await db.query("delete from daily_source_actions where day >= $1::date", [from]);
   const rows = await db.query<{ n: number }>(
     `with ins as (
-       insert into daily_source_actions (day, utm_source, clicks, conversions)
-       select day, s, sum(c)::int, sum(k)::int from (
-         select ${LOCAL_DAY} as day, coalesce(utm_source, '') as s, 1 as c, 0 as k from clicks where ${SPAN}
+       insert into daily_source_actions (day, utm_source, clicks, conversions, whatsapp_clicks)
+       select day, s, sum(c)::int, sum(k)::int, sum(w)::int from (
+         select ${LOCAL_DAY} as day, coalesce(utm_source, '') as s, (kind = 'plan')::int as c, 0 as k,
+                (kind = 'whatsapp')::int as w
+           from clicks where ${SPAN}
          union all
-         select ${LOCAL_DAY}, coalesce(utm_source, ''), 0, 1 from conversions where ${SPAN}
+         select ${LOCAL_DAY}, coalesce(utm_source, ''), 0, 1, 0 from conversions where ${SPAN}
        ) t group by day, s
        on conflict (day, utm_source) do nothing
        returning 1)
@@ -154,7 +164,10 @@ export async function rollUpSourceActions(
   return rows[0].n;
 }
 
-/** Rewrites daily_channel_actions (clicks and conversions per channel; events without one are left out). */
+/**
+ * Rewrites daily_channel_actions (plan clicks, conversions and WhatsApp clicks per channel; events without one are
+ * left out).
+ */
 export async function rollUpChannelActions(
   db: Queryable,
   from: string,
@@ -164,11 +177,12 @@ export async function rollUpChannelActions(
   await db.query("delete from daily_channel_actions where day >= $1::date", [from]);
   const rows = await db.query<{ n: number }>(
     `with ins as (
-       insert into daily_channel_actions (day, channel, clicks, conversions)
-       select day, channel, sum(c)::int, sum(k)::int from (
-         select ${LOCAL_DAY} as day, channel, 1 as c, 0 as k from clicks where ${SPAN} and channel is not null
+       insert into daily_channel_actions (day, channel, clicks, conversions, whatsapp_clicks)
+       select day, channel, sum(c)::int, sum(k)::int, sum(w)::int from (
+         select ${LOCAL_DAY} as day, channel, (kind = 'plan')::int as c, 0 as k, (kind = 'whatsapp')::int as w
+           from clicks where ${SPAN} and channel is not null
          union all
-         select ${LOCAL_DAY}, channel, 0, 1 from conversions where ${SPAN} and channel is not null
+         select ${LOCAL_DAY}, channel, 0, 1, 0 from conversions where ${SPAN} and channel is not null
        ) t group by day, channel
        on conflict (day, channel) do nothing
        returning 1)

@@ -1,6 +1,7 @@
 import { type Db, isUnavailable } from "../db/client.ts";
 import {
   type BatchedEvent,
+  type ClickKind,
   type EventTable,
   insertConversionForLead,
   storeEventBatch,
@@ -25,6 +26,8 @@ export interface TrackInput {
   referrer?: string | null;
   /** The click ids on the session's landing URL. */
   clickIds?: ClickId[];
+  /** Clicks: a plan button (default) or a WhatsApp button or link, whose source is its page. */
+  kind?: ClickKind;
 }
 
 export interface VisitInput extends TrackInput {
@@ -107,14 +110,19 @@ export function recordEvent(
     occurredAt: now,
     visitorKey,
     sessionId: input.sessionId,
-    // A page view is stored under its page key (no ad click ids, no trailing slash); a click's source is the
-    // button's name.
-    source: kind === "visit" ? pageKey(input.source) : input.source,
+    // A page view is stored under its page key (no ad click ids, no trailing slash); a plan click's source is
+    // the button's name, a WhatsApp click's its page's path (the query would split one page into many).
+    source: kind === "visit"
+      ? pageKey(input.source)
+      : input.kind === "whatsapp"
+      ? pageKey(input.source).split("?")[0]
+      : input.source,
     utmSource: input.utmSource,
     utmCampaign: input.utmCampaign,
     utmMedium: input.utmMedium,
     trafficSource: touch.source,
     channel: touch.channel,
+    ...(kind === "click" ? { clickKind: input.kind ?? "plan" } : {}),
     ...(kind === "visit"
       ? {
         utmTerm: (input as VisitInput).utmTerm ?? null,

@@ -342,6 +342,38 @@ export const channelReport = z.object({
 });
 export type ChannelReport = z.infer<typeof channelReport>;
 
+/** GET /api/tracking/whatsapp: the period's WhatsApp clicks (kind `whatsapp`), apart from the plan clicks. */
+export const whatsappReport = z.object({
+  total: z.number(),
+  previous: z.object({ start: z.string(), end: z.string(), until: z.string().nullable(), total: z.number() }),
+  daily: dailySeries,
+  byChannel: z.array(z.object({ channel: z.string(), whatsappClicks: z.number() })),
+  bySource: z.array(z.object({ utmSource: z.string().nullable(), whatsappClicks: z.number() })),
+  pages: z.array(z.object({ page: z.string(), clicks: z.number() })),
+});
+export type WhatsappReport = z.infer<typeof whatsappReport>;
+
+/** `?date=yyyy-MM-dd`: the day of GET /api/tracking/hourly. */
+export const hourlyQuery = z.object({ date: day });
+
+const hourCount = z.number().nullable();
+/** GET /api/tracking/hourly: a local day hour by hour (`available` false when its raw rows are purged). */
+export const hourlyReport = z.object({
+  date: z.string(),
+  available: z.boolean(),
+  hours: z.array(z.object({
+    start: z.string(),
+    label: z.string(),
+    state: z.enum(["done", "partial", "future"]),
+    visits: hourCount,
+    clicks: hourCount,
+    whatsappClicks: hourCount,
+    leads: hourCount,
+    conversionRate: hourCount,
+  })),
+});
+export type HourlyReport = z.infer<typeof hourlyReport>;
+
 /** Everything stored about one lead (the LGPD export contains exactly this). */
 export const personLead = z.object({
   ...leadFields,

@@ -41,7 +41,11 @@ export const METRICS = {
     tip: "Cliques nos botões dos planos e no do especialista; cada clique abre o formulário de lead. Uma " +
       "pessoa pode clicar mais de uma vez.",
   },
-  // WhatsApp clicks are not recorded yet: when they are, their term goes here ("Cliques no WhatsApp").
+  whatsappClicks: {
+    name: "Cliques no WhatsApp",
+    tip: "Vezes que alguém clicou em um botão ou link do site que abre uma conversa no WhatsApp (fora os " +
+      "botões dos planos e do especialista, que abrem o formulário). Uma pessoa pode clicar mais de uma vez.",
+  },
   conversions: {
     name: "Conversões",
     tip:

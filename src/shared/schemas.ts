@@ -105,8 +105,25 @@ const trackingCommon = {
   clickIds: clickIdFlags,
 };
 
-/** Body of POST /api/tracking/click and /conversion. */
+/** Body of POST /api/tracking/conversion. */
 export const trackingEventBody = z.strictObject(trackingCommon);
+
+/**
+ * Body of POST /api/tracking/click: the spec's fields, plus an optional `kind` (absent or null: a plan button,
+ * as the spec's clicks; `whatsapp`: a WhatsApp button or link, whose `source` is the page it is on).
+ */
+export const trackingClickBody = z.strictObject({
+  ...trackingCommon,
+  kind: z.enum(["plan", "whatsapp"]).nullish().transform((v) => v ?? "plan"),
+}).superRefine((v, ctx) => {
+  if (v.kind === "whatsapp" && !/^\/(?![/\\])[^\s\\]*$/.test(v.source)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["source"],
+      message: "must be a path on this site, such as /pt-br",
+    });
+  }
+});
 
 /** Body of POST /api/tracking/visit. */
 export const trackingVisitBody = z.strictObject({

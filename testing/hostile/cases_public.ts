@@ -138,6 +138,14 @@ export const PUBLIC_CASES: HostileCase[] = [
   },
   {
     category: "sql",
+    name: "WhatsApp click with SQL in its kind is refused",
+    send: (ctx) =>
+      send.json(ctx, "/api/tracking/click", { source: "/pt-br", kind: "whatsapp'; DELETE FROM clicks; --" }),
+    status: 400,
+    fields: ["kind"],
+  },
+  {
+    category: "sql",
     name: "meta event name with SQL is refused",
     send: (ctx) =>
       send.json(ctx, "/api/meta/event", { ...meta, eventName: "Lead'; DROP TABLE meta_outbox;--" }),

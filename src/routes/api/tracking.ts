@@ -20,11 +20,14 @@ import {
   utmSourceRanking,
 } from "../../services/analytics.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
+import { hourlyReport, whatsappReport } from "../../services/whatsapp_reports.ts";
 import {
   daysOrRange,
   filteredRange,
   pageRankingQuery,
   statsQuery,
+  hourlyQuery,
+  trackingClickBody,
   trackingEventBody,
   trackingVisitBody,
 } from "../../shared/schemas.ts";
@@ -51,7 +54,7 @@ const accepted = { "cache-control": "no-store" };
 // 429 past the client's limit, 503 if its batch failed.
 for (const kind of ["visit", "click"] as const) {
   trackingApi.post(`/${kind}`, beacon, visitor(), async (c) => {
-    const body = parseOr400(kind === "visit" ? trackingVisitBody : trackingEventBody, c.get("body"));
+    const body = parseOr400(kind === "visit" ? trackingVisitBody : trackingClickBody, c.get("body"));
     const { key, bot } = c.get("visitor");
     if (!bot) {
       const linkKeys = kind === "visit" ? await visitorLinkKeysOf(c) : undefined;
@@ -98,6 +101,12 @@ trackingApi.get("/summary", adminOnly(), async (c) => {
   return c.json(await periodSummary(db, rangeOf(q)!, tz, now, filtersOf(q)));
 });
 
+// A one-day period hour by hour, from the raw rows (docs/ANALYTICS.md, "Hour by hour").
+trackingApi.get("/hourly", adminOnly(), async (c) => {
+  const { db, tz, now, query } = reportContext(c);
+  return c.json(await hourlyReport(db, parseOr400(hourlyQuery, query).date, tz, now));
+});
+
 // Path plus query (without click ids), or with `by=path` the path alone ("por caminho").
 trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
@@ -116,6 +125,7 @@ const periodReports: Record<string, Report> = {
   "/channels": channelReport,
   "/rankings/sources": trafficSourceRanking,
   "/rankings/entry-pages": entryPageRanking,
+  "/whatsapp": whatsappReport,
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {

@@ -4,7 +4,7 @@ import { Card, LoadError, Loading } from "./Card.tsx";
 import { Delta } from "./Delta.tsx";
 import { formatComparison, formatInt, formatPercent } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
-import { type Period, useChannels } from "./queries.ts";
+import { type Period, useChannels, useWhatsapp } from "./queries.ts";
 import { Term } from "./Term.tsx";
 import { FilterButton } from "./filter_context.tsx";
 
@@ -24,8 +24,16 @@ function previousOf(rows: ChannelRow[]) {
 }
 
 /** Beyond the spec: visits, plan clicks, leads (by last touch) and their rate per channel (GA4's grouping). */
+/** WhatsApp clicks per channel of the period (0 for a channel without any). */
+function useWhatsappByChannel(period: Period): (channel: string) => number {
+  const q = useWhatsapp(period);
+  const map = new Map(q.data?.byChannel.map((r) => [r.channel, r.whatsappClicks]));
+  return (channel) => map.get(channel) ?? 0;
+}
+
 export function ChannelsPanel({ period }: { period: Period }) {
   const q = useChannels(period);
+  const whatsappOf = useWhatsappByChannel(period);
   return (
     <Card
       id="channels"
@@ -55,6 +63,9 @@ export function ChannelsPanel({ period }: { period: Period }) {
                   </th>
                   <th scope="col" className="num">
                     <Term id="conversionRate">Taxa</Term>
+                  </th>
+                  <th scope="col" className="num">
+                    <Term id="whatsappClicks">WhatsApp</Term>
                   </th>
                 </tr>
               </thead>
@@ -89,6 +100,9 @@ export function ChannelsPanel({ period }: { period: Period }) {
                           noBase={before.clicks === 0}
                         />
                       </td>
+                      <td className="num" data-testid="channel-whatsapp">
+                        {formatInt(whatsappOf(row.channel))}
+                      </td>
                     </tr>
                   );
                 })}
@@ -107,13 +121,14 @@ export function ChannelsPanel({ period }: { period: Period }) {
 /** Beside conversion by UTM source: clicks, conversions (labelled as leads) and rate per channel. */
 export function ChannelConversionTable({ period }: { period: Period }) {
   const q = useChannels(period);
-  const rows = q.data?.current.filter((r) => r.clicks > 0 || r.conversions > 0)
+  const whatsappOf = useWhatsappByChannel(period);
+  const rows = q.data?.current.filter((r) => r.clicks > 0 || r.conversions > 0 || whatsappOf(r.channel) > 0)
     .sort((a, b) => b.clicks - a.clicks || b.conversions - a.conversions) ?? [];
   return (
     <Card
       id="conversion-by-channel"
       title="Conversão por canal"
-      subtitle="Cliques nos planos e leads por canal da sessão"
+      subtitle="Cliques nos planos, leads e cliques no WhatsApp por canal da sessão"
     >
       {q.isPending
         ? <Loading />
@@ -125,6 +140,7 @@ export function ChannelConversionTable({ period }: { period: Period }) {
           <ConversionRows
             head="Canal"
             label="Tabela de conversão por canal"
+            whatsapp
             rows={rows.map((row) => ({
               key: row.channel,
               label: (
@@ -137,6 +153,7 @@ export function ChannelConversionTable({ period }: { period: Period }) {
               rate: row.conversionRate,
               previousRate: previousOf(q.data.previous)(row.channel).conversionRate,
               previousClicks: previousOf(q.data.previous)(row.channel).clicks,
+              whatsappClicks: whatsappOf(row.channel),
             }))}
           />
         )}

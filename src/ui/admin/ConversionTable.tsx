@@ -3,7 +3,7 @@ import { performanceOf } from "../../shared/analytics.ts";
 import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
-import { type Period, useConversionBySource } from "./queries.ts";
+import { type Period, useConversionBySource, useWhatsapp } from "./queries.ts";
 import { Term } from "./Term.tsx";
 import { FilterButton } from "./filter_context.tsx";
 import { WORDS } from "../../shared/metrics.ts";
@@ -20,15 +20,20 @@ export interface ConversionRow {
   previousRate?: number;
   /** Clicks in the previous period: none means no rate to compare with. */
   previousClicks?: number;
+  /** WhatsApp clicks of the origin (a column of their own, apart from the plan clicks and the rate). */
+  whatsappClicks?: number;
 }
 
-/** Clicks, conversions (labelled as leads) and a rate coloured by performance level, one row per origin. */
+/**
+ * Clicks, conversions (labelled as leads) and a rate coloured by performance level, one row per origin; with
+ * `whatsapp`, a last column of WhatsApp clicks.
+ */
 export function ConversionRows(
-  { rows, head, label }: { rows: ConversionRow[]; head: string; label: string },
+  { rows, head, label, whatsapp }: { rows: ConversionRow[]; head: string; label: string; whatsapp?: boolean },
 ) {
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={label}>
-      <table className="conversion-table">
+      <table className={whatsapp ? "conversion-table with-whatsapp" : "conversion-table"}>
         <thead>
           <tr>
             <th scope="col">{head}</th>
@@ -41,6 +46,11 @@ export function ConversionRows(
             <th scope="col" className="num">
               <Term id="conversionRate">Taxa</Term>
             </th>
+            {whatsapp && (
+              <th scope="col" className="num">
+                <Term id="whatsappClicks">WhatsApp</Term>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -65,6 +75,7 @@ export function ConversionRows(
                     />
                   )}
                 </td>
+                {whatsapp && <td className="num">{formatInt(row.whatsappClicks ?? 0)}</td>}
               </tr>
             );
           })}
@@ -77,23 +88,35 @@ export function ConversionRows(
 /** Section 8: clicks, conversions (labelled as leads) and rate per UTM source, with the performance legend. */
 export function ConversionTable({ period }: { period: Period }) {
   const q = useConversionBySource(period);
+  const whatsapp = useWhatsapp(period);
+  const waBySource = new Map(whatsapp.data?.bySource.map((r) => [r.utmSource ?? "(none)", r.whatsappClicks]));
+  // A source with WhatsApp clicks only still gets its row (after those with plan clicks or leads).
+  const rows = q.data
+    ? [
+      ...q.data,
+      ...(whatsapp.data?.bySource ?? [])
+        .filter((w) => !q.data.some((r) => r.utmSource === w.utmSource))
+        .map((w) => ({ utmSource: w.utmSource, clicks: 0, conversions: 0, rate: 0 })),
+    ]
+    : [];
   return (
     <Card
       id="conversion-by-source"
       title="Conversão por origem"
-      subtitle="Cliques nos planos e leads por origem UTM (utm_source) da sessão"
+      subtitle="Cliques nos planos, leads e cliques no WhatsApp por origem UTM (utm_source) da sessão"
     >
       {q.isPending
         ? <Loading />
         : q.isError
         ? <LoadError onRetry={() => q.refetch()} />
-        : q.data.length === 0
+        : rows.length === 0
         ? <p className="card-empty">Nenhum clique ou conversão registrado no período</p>
         : (
           <ConversionRows
             head="Origem"
             label="Tabela de conversão por origem"
-            rows={q.data.map((row) => ({
+            whatsapp
+            rows={rows.map((row) => ({
               key: row.utmSource ?? "(none)",
               label: row.utmSource
                 ? (
@@ -105,6 +128,7 @@ export function ConversionTable({ period }: { period: Period }) {
               clicks: row.clicks,
               conversions: row.conversions,
               rate: row.rate,
+              whatsappClicks: waBySource.get(row.utmSource ?? "(none)") ?? 0,
             }))}
           />
         )}

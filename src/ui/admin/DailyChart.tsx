@@ -1,29 +1,20 @@
+import { useState } from "react";
 import {
   CategoryScale,
   Chart as ChartJS,
   Filler,
-  Legend,
   LinearScale,
   LineController,
   LineElement,
+  type Plugin,
   PointElement,
+  type ScriptableLineSegmentContext,
   Tooltip,
 } from "chart.js";
 import { Line } from "react-chartjs-2";
-import type { ChartPoint } from "../../shared/analytics.ts";
-import { formatDay, formatShortDay } from "./format.ts";
 import { METRICS } from "../../shared/metrics.ts";
 
-ChartJS.register(
-  LineController,
-  LineElement,
-  PointElement,
-  LinearScale,
-  CategoryScale,
-  Tooltip,
-  Legend,
-  Filler,
-);
+ChartJS.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Tooltip, Filler);
 
 const decimal = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
@@ -31,59 +22,114 @@ const decimal = new Intl.NumberFormat("pt-BR", { minimumFractionDigits: 1, maxim
 export const RATE_AXIS_CAP = 100;
 
 /**
- * The chart itself (lazy chunk): one point per day, evenly spaced; counts on the left axis 'Quantidade',
- * the conversion rate on its own right axis, capped at RATE_AXIS_CAP (higher days sit on the top edge and
- * their tooltip gives the real rate). Clicking a legend entry hides or shows that series.
+ * One point of the chart: a day, or an hour of a one-day period. `partial`: the day or hour is still under way
+ * (its segment is drawn dashed); a point whose counts are null has not begun (nothing is drawn).
  */
-export default function DailyChart({ points }: { points: ChartPoint[] }) {
+export interface SeriesPoint {
+  /** yyyy-MM-dd, or the hour's first instant. */
+  key: string;
+  /** Under the x axis. */
+  label: string;
+  /** The tooltip's title. */
+  title: string;
+  partial: boolean;
+  leads: number | null;
+  clicks: number | null;
+  whatsappClicks: number | null;
+  visits: number | null;
+  conversionRate: number | null;
+}
+
+type SeriesId = "leads" | "clicks" | "whatsappClicks" | "visits" | "conversionRate";
+
+/** The series, in the legend's order: each can be hidden (then the left axis fits the ones left). */
+const SERIES: { id: SeriesId; label: string; color: string; rate?: true }[] = [
+  { id: "leads", label: METRICS.leads.name, color: "#075e54" },
+  { id: "clicks", label: METRICS.planClicks.name, color: "#1d6fd8" },
+  { id: "whatsappClicks", label: METRICS.whatsappClicks.name, color: "#16a34a" },
+  { id: "visits", label: METRICS.uniqueVisitors.name, color: "#b45309" },
+  { id: "conversionRate", label: "Taxa de conversão (%)", color: "#7c3aed", rate: true },
+];
+
+/** Writes the left axis's top on the chart's box, so a test (or a person in devtools) can read it. */
+const axisProbe: Plugin<"line"> = {
+  id: "axisProbe",
+  afterUpdate(chart) {
+    const box = chart.canvas.parentElement;
+    if (box) box.dataset.yMax = String(chart.scales.y?.max ?? "");
+  },
+};
+
+/**
+ * The chart itself (lazy chunk): one point per day, or per hour for a one-day period, evenly spaced; counts on
+ * the left axis 'Quantidade', the conversion rate on its own right axis, capped at RATE_AXIS_CAP (higher points
+ * sit on the top edge and their tooltip gives the real rate). The toggles above it hide or show each series;
+ * the segment into a point still under way is dashed, and points not begun are not drawn.
+ */
+export default function DailyChart(
+  { points, unit = "dia" }: { points: SeriesPoint[]; unit?: "dia" | "hora" },
+) {
+  const [hidden, setHidden] = useState<ReadonlySet<SeriesId>>(new Set());
   if (!points.length) return <p className="chart-empty">Sem dados no período selecionado.</p>;
-  const capped = points.some((p) => p.conversionRate > RATE_AXIS_CAP);
-  const line = (color: string) => ({
-    borderColor: color,
-    backgroundColor: color,
-    borderWidth: 2,
-    pointRadius: points.length > 40 ? 0 : 3,
-    tension: 0.25,
-  });
+  const capped = points.some((p) => (p.conversionRate ?? 0) > RATE_AXIS_CAP);
+  const partialFrom = points.findIndex((p) => p.partial);
+  const dashed = (ctx: ScriptableLineSegmentContext, solid?: number[]) =>
+    partialFrom >= 0 && ctx.p1DataIndex >= partialFrom ? [3, 4] : solid;
+  const toggle = (id: SeriesId) => {
+    const next = new Set(hidden);
+    if (!next.delete(id)) next.add(id);
+    setHidden(next);
+  };
   return (
     <>
+      <div className="chart-toggles" role="group" aria-label="Mostrar ou ocultar séries do gráfico">
+        {SERIES.map((s) => (
+          <button
+            key={s.id}
+            type="button"
+            className="chart-toggle"
+            aria-pressed={!hidden.has(s.id)}
+            data-series={s.id}
+            onClick={() => toggle(s.id)}
+          >
+            <span className="chart-swatch" aria-hidden="true" style={{ background: s.color }} />
+            {s.label}
+          </button>
+        ))}
+      </div>
       <div
         className="chart-canvas"
         data-testid="chart"
-        data-days={points.map((p) => p.date).join(" ")}
+        data-unit={unit}
+        data-days={points.map((p) => p.key).join(" ")}
+        data-partial={partialFrom >= 0 ? points[partialFrom].key : ""}
+        data-hidden={[...hidden].join(" ")}
       >
         <Line
-          aria-label="Gráfico diário de leads, cliques, visitantes únicos e taxa de conversão"
+          aria-label={`Gráfico por ${unit}: leads, cliques, cliques no WhatsApp, visitantes únicos e taxa de conversão`}
           role="img"
+          plugins={[axisProbe]}
           data={{
-            labels: points.map((p) => formatShortDay(p.date)),
-            datasets: [
-              {
-                label: METRICS.leads.name,
-                data: points.map((p) => p.leads),
-                yAxisID: "y",
-                ...line("#075e54"),
+            labels: points.map((p) => p.label),
+            datasets: SERIES.map((s) => ({
+              label: s.label,
+              data: points.map((p) =>
+                s.rate
+                  ? (p.conversionRate === null ? null : Math.min(p.conversionRate, RATE_AXIS_CAP))
+                  : p[s.id]
+              ),
+              yAxisID: s.rate ? "y1" : "y",
+              hidden: hidden.has(s.id),
+              borderColor: s.color,
+              backgroundColor: s.color,
+              borderWidth: 2,
+              pointRadius: points.length > 40 ? 0 : 3,
+              tension: 0.25,
+              borderDash: s.rate ? [6, 4] : undefined,
+              segment: {
+                borderDash: (ctx: ScriptableLineSegmentContext) => dashed(ctx, s.rate ? [6, 4] : undefined),
               },
-              {
-                label: METRICS.planClicks.name,
-                data: points.map((p) => p.clicks),
-                yAxisID: "y",
-                ...line("#1d6fd8"),
-              },
-              {
-                label: METRICS.uniqueVisitors.name,
-                data: points.map((p) => p.visits),
-                yAxisID: "y",
-                ...line("#b45309"),
-              },
-              {
-                label: "Taxa de conversão (%)",
-                data: points.map((p) => Math.min(p.conversionRate, RATE_AXIS_CAP)),
-                yAxisID: "y1",
-                ...line("#7c3aed"),
-                borderDash: [6, 4],
-              },
-            ],
+            })),
           }}
           options={{
             responsive: true,
@@ -91,13 +137,18 @@ export default function DailyChart({ points }: { points: ChartPoint[] }) {
             animation: false,
             interaction: { mode: "index", intersect: false },
             plugins: {
-              legend: { position: "bottom", labels: { usePointStyle: true, boxWidth: 8 } },
+              legend: { display: false },
               tooltip: {
                 callbacks: {
-                  title: (items) => formatDay(points[items[0].dataIndex].date),
+                  title: (items) => {
+                    const p = points[items[0].dataIndex];
+                    return p.partial ? `${p.title} (em andamento)` : p.title;
+                  },
                   label: (item) =>
                     item.dataset.yAxisID === "y1"
-                      ? `${item.dataset.label}: ${decimal.format(points[item.dataIndex].conversionRate)}%`
+                      ? `${item.dataset.label}: ${
+                        decimal.format(points[item.dataIndex].conversionRate ?? 0)
+                      }%`
                       : `${item.dataset.label}: ${item.formattedValue}`,
                 },
               },
@@ -122,11 +173,16 @@ export default function DailyChart({ points }: { points: ChartPoint[] }) {
           }}
         />
       </div>
+      {partialFrom >= 0 && (
+        <p className="chart-partial admin-muted" data-testid="chart-partial-note">
+          Linha tracejada: {unit === "hora" ? "a hora" : "o dia"} em andamento (números parciais).
+        </p>
+      )}
       {capped && (
         <p className="chart-note admin-muted">
           Taxas acima de{" "}
-          {RATE_AXIS_CAP}% (mais leads que cliques no dia) aparecem no topo do eixo; passe o mouse ou toque no
-          dia para ver o valor.
+          {RATE_AXIS_CAP}% (mais leads que cliques) aparecem no topo do eixo; passe o mouse ou toque no ponto
+          para ver o valor.
         </p>
       )}
     </>

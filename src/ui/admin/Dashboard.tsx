@@ -12,6 +12,7 @@ import { LeadList } from "./LeadList.tsx";
 import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
 import { ChannelConversionTable, ChannelsPanel } from "./ChannelsPanel.tsx";
+import { WhatsappMetrics } from "./WhatsappPanel.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import { SystemPanel, VersionFooter } from "./SystemPanel.tsx";
@@ -118,9 +119,10 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
             onRemove={removeFilter}
             onClear={() => setPeriod({ ...period, filters: {} })}
           />
-          <div className="metrics-row">
+          <div className="metrics-row with-whatsapp">
             <VisitMetrics period={period} />
             <ConversionMetrics period={period} />
+            <WhatsappMetrics period={period} />
           </div>
           <div className="metrics-row">
             <LeadMetrics period={period} />

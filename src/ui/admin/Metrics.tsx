@@ -12,7 +12,7 @@ import { chartPoints } from "./ChartSection.tsx";
 import { Term } from "./Term.tsx";
 import { type MetricId, METRICS, WORDS } from "../../shared/metrics.ts";
 import { formatComparison, formatDecimal, formatInt, formatPercent } from "./format.ts";
-import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
+import { type Period, useDailySeries, useStats, useSummary, useWhatsapp } from "./queries.ts";
 
 /** What the figures are compared with (the summary's `previous`): its days, and the time its last day stops. */
 type Compared = { start: string; end: string; until: string | null };
@@ -22,7 +22,7 @@ type Compared = { start: string; end: string; until: string | null };
  * anterior" when there is no base to compare. A rate (`points`) changes in percentage points: 100% → 11,5%
  * is "▼ 88,5 p.p.", not a relative change; `noBase` says its denominator was 0 before (no rate to compare).
  */
-function Change(
+export function Change(
   { current, previous, points, noBase, vs }: {
     current: number;
     previous: number;
@@ -50,7 +50,7 @@ function Change(
   );
 }
 
-function Metric(
+export function Metric(
   props: {
     label: ReactNode;
     value: string;
@@ -245,11 +245,12 @@ export function LeadMetrics({ period }: { period: Period }) {
 /** Beyond the spec: where visitors drop out, from a visit to a plan click to a lead. */
 export function Funnel({ period }: { period: Period }) {
   const summary = useSummary(period);
+  const whatsapp = useWhatsapp(period);
   return (
     <Card
       id="funnel"
       title="Funil"
-      subtitle="Pessoas que visitaram; cliques e leads contados por visitante único"
+      subtitle="Pessoas que visitaram; cliques, cliques no WhatsApp e leads contados por visitante único"
     >
       {summary.isPending
         ? <Loading />
@@ -257,18 +258,21 @@ export function Funnel({ period }: { period: Period }) {
         ? <LoadError onRetry={() => summary.refetch()} />
         : (() => {
           const { uniqueVisitors, clicks, leads } = summary.data.current;
+          // WhatsApp clicks are a step of their own beside the plan clicks: a chat is not a lead form.
+          const whatsappClicks = whatsapp.data?.total ?? 0;
           // Clicks are not unique per person (one visitor may click several plans), so each step is put per
           // visitor instead of as a share of the step before, which could pass 100%.
           const steps: [MetricId, number, string][] = [
             ["uniqueVisitors", uniqueVisitors, "pessoas (por endereço IP)"],
             ["planClicks", clicks, "cliques por visitante único"],
+            ["whatsappClicks", whatsappClicks, "cliques no WhatsApp por visitante único"],
             ["leads", leads, "leads por 100 visitantes únicos"],
           ];
-          const top = Math.max(1, uniqueVisitors, clicks, leads);
+          const top = Math.max(1, uniqueVisitors, clicks, whatsappClicks, leads);
           return (
             <ol className="funnel">
               {steps.map(([id, value, unit], i) => {
-                const per = i === 1 ? value / uniqueVisitors : (value / uniqueVisitors) * 100;
+                const per = id === "leads" ? (value / uniqueVisitors) * 100 : value / uniqueVisitors;
                 return (
                   <li key={id}>
                     <div className="funnel-label">

@@ -7,6 +7,7 @@ import { sourceLabel } from "../../shared/metrics.ts";
 import { Term } from "./Term.tsx";
 import type { FilterKey } from "../../shared/filters.ts";
 import { FilterButton } from "./filter_context.tsx";
+import { WhatsappPagesRanking } from "./WhatsappPanel.tsx";
 
 interface RankingProps<K extends RankingKind> {
   id: string;
@@ -135,6 +136,7 @@ export function Rankings({ period }: { period: Period }) {
         empty="Nenhuma página de entrada registrada no período"
         unit={["entrada", "entradas"]}
       />
+      <WhatsappPagesRanking period={period} />
     </div>
   );
 }

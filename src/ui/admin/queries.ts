@@ -5,6 +5,7 @@ import {
   conversionBySource,
   dailySeries,
   entryPageRanking,
+  hourlyReport,
   leadList,
   pageRanking,
   sourceRanking,
@@ -13,6 +14,7 @@ import {
   utmCampaignRanking,
   utmDetailRanking,
   utmSourceRanking,
+  whatsappReport,
 } from "../../shared/admin_schemas.ts";
 import { type Filters, type PresetId, writeFilters } from "../../shared/filters.ts";
 import { getJson, getPage } from "./api.ts";
@@ -155,5 +157,22 @@ export function useChannels(p: Period) {
     queryFn: () => getJson(`/api/tracking/channels?${viewQuery(p)}`, channelReport),
     staleTime: RANKING_CACHE_MS,
     gcTime: RANKING_CACHE_MS,
+  });
+}
+
+/** Every WhatsApp-click figure of the period (card, funnel, channels, sources, pages, chart series). */
+export function useWhatsapp(p: Period) {
+  return useQuery({
+    queryKey: ["whatsapp", ...viewKey(p)],
+    queryFn: () => getJson(`/api/tracking/whatsapp?${viewQuery(p)}`, whatsappReport),
+  });
+}
+
+/** A one-day period hour by hour (only asked for when the period is one day). */
+export function useHourly(date: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ["hourly", date],
+    queryFn: () => getJson(`/api/tracking/hourly?date=${date}`, hourlyReport),
+    enabled,
   });
 }
