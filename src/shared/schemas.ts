@@ -118,6 +118,18 @@ export const trackingVisitBody = z.strictObject({
   entry: z.boolean().nullish().transform((v) => v === true),
 });
 
+/** The longest visible time one engagement beacon may carry: 6 hours, in ms (a tab left open all day is not read). */
+export const MAX_ENGAGED_MS = 6 * 60 * 60 * 1000;
+
+/** Body of POST /api/tracking/engagement: a page's visible time since its previous beacon. */
+export const trackingEngagementBody = z.strictObject({
+  // The page (path and query), as its page view sent it.
+  source: sitePath(2000),
+  sessionId: token(100),
+  engagedMs: z.number().int("must be a whole number of milliseconds").min(1, "must be at least 1")
+    .max(MAX_ENGAGED_MS, `must be at most ${MAX_ENGAGED_MS}`),
+});
+
 const customValue = z.union([text(500), z.number().finite(), z.boolean(), z.null()]);
 
 /**
