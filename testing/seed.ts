@@ -287,7 +287,7 @@ interface Sink {
   end(): Promise<void>;
 }
 
-type Table = "visits" | "clicks" | "conversions" | "leads";
+type Table = "visits" | "clicks" | "conversions" | "leads" | "engagements";
 const COLUMNS: Record<Table, string[]> = {
   visits: [
     "occurred_at",
@@ -328,6 +328,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_medium",
     "channel",
   ],
+  engagements: ["occurred_at", "session_id", "source", "engaged_ms"],
   leads: [
     "submitted_at",
     "name",
@@ -356,6 +357,7 @@ const COLUMNS: Record<Table, string[]> = {
 };
 const TYPES: Record<string, string> = {
   occurred_at: "timestamptz",
+  engaged_ms: "integer",
   submitted_at: "timestamptz",
   first_touch_at: "timestamptz",
 };
@@ -441,7 +443,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
     })
     : undefined;
   const sinks = {} as Record<Table, Sink>;
-  for (const table of ["visits", "clicks", "conversions", "leads"] as Table[]) {
+  for (const table of ["visits", "clicks", "conversions", "leads", "engagements"] as Table[]) {
     sinks[table] = pg ? await copySink(pg, table) : insertSink(db, table);
   }
 
@@ -579,6 +581,14 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
           }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${v === 0 ? "t" : "f"}\t${links}`,
         );
         count.visits++;
+        // Four page views in five send their visible time when hidden (3 s to about 3 min, from the view's
+        // number, not from rand(): the rest of the data set stays what it was before engagement existed).
+        if (count.visits % 5 !== 0) {
+          const engagedMs = 3_000 + (Math.imul(count.visits, 2654435761) >>> 0) % 170_000;
+          await sinks.engagements.add(
+            `${new Date(Math.min(at + engagedMs, now - 1)).toISOString()}\t${session}\t${page}\t${engagedMs}`,
+          );
+        }
         // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
         const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;
         if (rand() >= clickChance * lift) continue;

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { CLICK_IDS, type ClickId } from "./click_ids.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
+import { MAX_ENGAGED_MS } from "./engagement_limits.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Building blocks
@@ -118,8 +119,7 @@ export const trackingVisitBody = z.strictObject({
   entry: z.boolean().nullish().transform((v) => v === true),
 });
 
-/** The longest visible time one engagement beacon may carry: 6 hours, in ms (a tab left open all day is not read). */
-export const MAX_ENGAGED_MS = 6 * 60 * 60 * 1000;
+export { MAX_ENGAGED_MS } from "./engagement_limits.ts";
 
 /** Body of POST /api/tracking/engagement: a page's visible time since its previous beacon. */
 export const trackingEngagementBody = z.strictObject({

@@ -15,14 +15,14 @@ import { formatComparison, formatDecimal, formatInt, formatPercent } from "./for
 import { type Period, useDailySeries, useStats, useSummary } from "./queries.ts";
 
 /** What the figures are compared with (the summary's `previous`): its days, and the time its last day stops. */
-type Compared = { start: string; end: string; until: string | null };
+export type Compared = { start: string; end: string; until: string | null };
 
 /**
  * "▲ 12,5% vs 01/10–26/10", coloured by direction, naming the days compared with; "sem dados no período
  * anterior" when there is no base to compare. A rate (`points`) changes in percentage points: 100% → 11,5%
  * is "▼ 88,5 p.p.", not a relative change; `noBase` says its denominator was 0 before (no rate to compare).
  */
-function Change(
+export function Change(
   { current, previous, points, noBase, vs }: {
     current: number;
     previous: number;
@@ -50,7 +50,7 @@ function Change(
   );
 }
 
-function Metric(
+export function Metric(
   props: {
     label: ReactNode;
     value: string;
