@@ -170,6 +170,8 @@ browserTest(
             await page.locator("#rank-pages [data-term=visits]").innerText(),
             "Visualizações de página",
           );
+          // The sign-in toast gone, so it covers no card in the pictures.
+          await page.getByText("Login realizado").waitFor({ state: "hidden", timeout: 15_000 });
           await page.locator("#engagement").scrollIntoViewIfNeeded();
           await page.locator("#engagement").screenshot({
             path: new URL(`admin-engagement-${width}.png`, SHOTS).pathname,
