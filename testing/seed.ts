@@ -437,7 +437,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
 
   const pg = options.copy && db.kind === "postgres"
     ? postgres(options.copy.url, {
-      max: 4,
+      max: 5, // one COPY per table, each holding its connection to the end
       onnotice: () => {},
       connection: options.copy.schema ? { search_path: options.copy.schema } : {},
     })
