@@ -30,11 +30,12 @@ export const METRICS = {
   visits: {
     name: "Visualizações de página",
     tip: "Cada página aberta no site conta uma, também quando a mesma pessoa volta a ela; as listas que " +
-      "contam visualizações de página escrevem \"N visitas\".",
+      'contam visualizações de página escrevem "N visitas".',
   },
   sessions: {
     name: "Visitas",
-    tip: "Sessões: as páginas vistas por uma aba do navegador num mesmo dia (uma sessão que passa da meia-noite " +
+    tip:
+      "Sessões: as páginas vistas por uma aba do navegador num mesmo dia (uma sessão que passa da meia-noite " +
       "conta uma visita em cada dia).",
   },
   pagesPerVisit: {
@@ -57,7 +58,8 @@ export const METRICS = {
   },
   liveVisitors: {
     name: "Visitantes agora",
-    tip: "Visitantes únicos (pelo endereço IP) com uma página aberta nos últimos 5 minutos, cada um na última " +
+    tip:
+      "Visitantes únicos (pelo endereço IP) com uma página aberta nos últimos 5 minutos, cada um na última " +
       "página que abriu.",
   },
   entries: {
