@@ -35,7 +35,7 @@ const db = await openDb({ databaseUrl: url, schema: values.schema, max: 1 });
 const say = console.log;
 
 // Every event column; a table without one of them (clicks and conversions lack the visit-only ones) gives null.
-const SQL_TYPE = { text: "text", "text[]": "text[]", epoch: "timestamptz", flag: "boolean" };
+const SQL_TYPE = { text: "text", "text[]": "text[]", epoch: "timestamptz", flag: "boolean", int: "integer" };
 const present: Record<string, Set<string>> = {};
 for (const table of ["visits", "clicks", "conversions"]) {
   present[table] = new Set((await db.query<{ column_name: string }>(

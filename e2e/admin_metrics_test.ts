@@ -28,6 +28,9 @@ browserTest("admin: every figure has the glossary's name and tooltip, by mouse a
     await page.locator("#channels tbody tr").first().waitFor({ timeout: 30_000 });
     await page.locator("#conversion-by-source tbody tr").first().waitFor({ timeout: 30_000 });
     await page.locator("#funnel .funnel li").first().waitFor({ timeout: 30_000 });
+    await page.getByTestId("sessions").waitFor({ timeout: 30_000 });
+    await page.getByTestId("live-visitors").waitFor({ timeout: 30_000 });
+    await page.locator("#page-time .ranking li").first().waitFor({ timeout: 30_000 });
 
     // Each "?" is described by a tooltip holding its term's text, and named after the term.
     const helps = await page.locator("button.term-help").evaluateAll((buttons) =>
@@ -53,6 +56,12 @@ browserTest("admin: every figure has the glossary's name and tooltip, by mouse a
         "leads",
         "visits",
         "entries",
+        "sessions",
+        "pagesPerVisit",
+        "bounceRate",
+        "timeOnPage",
+        "visitDuration",
+        "liveVisitors",
       ] as MetricId[]
     ) assert.ok(seen.has(id), `no tooltip for ${id}`);
     for (const h of helps) {

@@ -294,7 +294,7 @@ interface Sink {
   end(): Promise<void>;
 }
 
-type Table = "visits" | "clicks" | "conversions" | "leads";
+type Table = "visits" | "clicks" | "conversions" | "leads" | "engagements";
 const COLUMNS: Record<Table, string[]> = {
   visits: [
     "occurred_at",
@@ -336,6 +336,7 @@ const COLUMNS: Record<Table, string[]> = {
     "utm_medium",
     "channel",
   ],
+  engagements: ["occurred_at", "session_id", "source", "engaged_ms"],
   leads: [
     "submitted_at",
     "name",
@@ -364,6 +365,7 @@ const COLUMNS: Record<Table, string[]> = {
 };
 const TYPES: Record<string, string> = {
   occurred_at: "timestamptz",
+  engaged_ms: "integer",
   submitted_at: "timestamptz",
   first_touch_at: "timestamptz",
 };
@@ -444,13 +446,13 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
 
   const pg = options.copy && db.kind === "postgres"
     ? postgres(options.copy.url, {
-      max: 4,
+      max: 5, // one COPY per table, each holding its connection to the end
       onnotice: () => {},
       connection: options.copy.schema ? { search_path: options.copy.schema } : {},
     })
     : undefined;
   const sinks = {} as Record<Table, Sink>;
-  for (const table of ["visits", "clicks", "conversions", "leads"] as Table[]) {
+  for (const table of ["visits", "clicks", "conversions", "leads", "engagements"] as Table[]) {
     sinks[table] = pg ? await copySink(pg, table) : insertSink(db, table);
   }
 
@@ -597,6 +599,14 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
             }\t${utmCells}\t${touch.source}\t${touch.channel}\twhatsapp`,
           );
           count.whatsappClicks++;
+        }
+        // Four page views in five send their visible time when hidden (3 s to about 3 min, from the view's
+        // number, not from rand(): the rest of the data set stays what it was before engagement existed).
+        if (count.visits % 5 !== 0) {
+          const engagedMs = 3_000 + (Math.imul(count.visits, 2654435761) >>> 0) % 170_000;
+          await sinks.engagements.add(
+            `${new Date(Math.min(at + engagedMs, now - 1)).toISOString()}\t${session}\t${page}\t${engagedMs}`,
+          );
         }
         // Paid traffic clicks a plan a little more often; the average stays at the issue's mix.
         const lift = source === "google" ? 1.25 : source ? 1.05 : 0.85;

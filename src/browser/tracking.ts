@@ -1,6 +1,7 @@
 // First-party tracking: session id, UTM and touch capture, and the visit/click/conversion beacons. No cookie
 // is set and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
 import { CLICK_IDS, type ClickId } from "../shared/click_ids.ts";
+import { MAX_ENGAGED_MS } from "../shared/engagement_limits.ts";
 
 const SESSION_KEY = "zapflow.sessionId";
 const UTM_KEY = "zapflow.utm";
@@ -205,13 +206,47 @@ function common(source: string) {
   return { source, ...currentOrigin() };
 }
 
+/** The page as its page view names it: path plus query. */
+function currentPage(): string {
+  return (location.pathname + location.search).slice(0, 2000);
+}
+
+/**
+ * Measures the page's visible time and, each time the page is hidden (another tab, the phone locked, a
+ * navigation away), sends the visible time since the previous beacon with sendBeacon: one beacon per hide,
+ * hidden time never counted. `now` is a monotonic clock in ms.
+ */
+export function trackEngagement(now: () => number = () => performance.now()): void {
+  let visibleSince: number | null = document.visibilityState === "visible" ? now() : null;
+  let unsent = 0;
+  const send = () => {
+    if (visibleSince !== null) unsent += now() - visibleSince;
+    visibleSince = null;
+    const engagedMs = Math.min(Math.round(unsent), MAX_ENGAGED_MS);
+    if (engagedMs < 1) return;
+    const body = JSON.stringify({ source: currentPage(), sessionId: sessionId(), engagedMs });
+    // A string body goes as text/plain (no preflight); when the browser refuses to queue it, the time waits
+    // for the next hide.
+    if (navigator.sendBeacon?.("/api/tracking/engagement", body)) unsent = 0;
+  };
+  addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") send();
+    else visibleSince ??= now();
+  });
+  addEventListener("pagehide", send);
+  // Back from the back/forward cache: visible again, and a page view again (start.ts).
+  addEventListener("pageshow", (event) => {
+    if (event.persisted && document.visibilityState === "visible") visibleSince ??= now();
+  });
+}
+
 /** Records a page view: path plus query, session id, the five UTM fields and the session's touch. */
 export function trackVisit(): Promise<void> {
   const utm = storedUtm();
   const entry = entryPending;
   entryPending = false;
   return beacon("/api/tracking/visit", {
-    ...common((location.pathname + location.search).slice(0, 2000)),
+    ...common(currentPage()),
     utmTerm: utm.utm_term ?? null,
     utmContent: utm.utm_content ?? null,
     entry,

@@ -1,8 +1,8 @@
 // What every public page's bootstrap (site.ts) starts: UTM and touch capture, the visit beacon (also when the
-// page comes back from the back/forward cache), re-sending leads that waited in the outbox, and the
-// third-party scripts when configured and allowed.
+// page comes back from the back/forward cache), the engagement beacon (visible time, sent on hide), re-sending
+// leads that waited in the outbox, and the third-party scripts when configured and allowed.
 import type { PublicConfig } from "../shared/page_data.ts";
-import { captureTouch, captureUtm, trackVisit } from "../browser/tracking.ts";
+import { captureTouch, captureUtm, trackEngagement, trackVisit } from "../browser/tracking.ts";
 import { flushLeadOutbox } from "../browser/lead_outbox.ts";
 import { hasThirdParties, thirdPartiesAllowed } from "../browser/consent.ts";
 
@@ -21,6 +21,8 @@ export function startTracking(config: PublicConfig, { visit = true } = {}): void
     addEventListener("pageshow", (event) => {
       if (event.persisted) void trackVisit();
     });
+    // The page's visible time, sent when it is hidden (time on page, visit duration).
+    trackEngagement();
   }
   // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
   const thirdParties = hasThirdParties(config) && thirdPartiesAllowed(config)

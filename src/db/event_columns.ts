@@ -2,8 +2,11 @@
 // writer's JSON packing, its recordset and each table's insert column list are generated from it, so a new
 // column is added here once instead of in three places that must agree letter by letter.
 
-/** Raw event tables: page views, clicks (plan buttons and WhatsApp) and reported lead conversions. */
-export const EVENT_TABLES = ["visits", "clicks", "conversions"] as const;
+/**
+ * Raw event tables: page views, clicks (plan buttons and WhatsApp), reported lead conversions and engagement beacons (visible
+ * time on a page, migrations/00018).
+ */
+export const EVENT_TABLES = ["visits", "clicks", "conversions", "engagements"] as const;
 export type EventTable = typeof EVENT_TABLES[number];
 
 export interface TrackedEvent {
@@ -19,6 +22,8 @@ export interface TrackedEvent {
   channel?: string | null;
   /** Clicks only: a plan button (the spec's clicks, the default) or a WhatsApp button or link (00017). */
   clickKind?: ClickKind;
+  /** Engagement beacons only: the page's visible time (ms) since its previous beacon. */
+  engagedMs?: number;
 }
 
 /** What a stored click was on (migrations/00017). */
@@ -45,7 +50,7 @@ export type AnyTrackedEvent = TrackedEvent & Partial<TrackedVisit>;
  * How a column travels in the batch's JSON: `text` and `text[]` as they are, `epoch` (timestamptz) as epoch
  * milliseconds, `flag` (boolean not null default false) only when true.
  */
-type Packing = "text" | "text[]" | "epoch" | "flag";
+type Packing = "text" | "text[]" | "epoch" | "flag" | "int";
 
 export interface EventColumn {
   name: string;
@@ -55,22 +60,25 @@ export interface EventColumn {
   /** The tables written with it (the others leave the column out: null or the table's default). */
   tables: readonly EventTable[];
   /** The stored value; null stores NULL (or false for a flag). */
-  value: (e: AnyTrackedEvent) => string | string[] | Date | boolean | null;
+  value: (e: AnyTrackedEvent) => string | string[] | Date | boolean | number | null;
 }
 
 const ALL = EVENT_TABLES;
+// Engagement rows keep only the time, session, page and visible time: no visitor key, no UTM values.
+const ACTIONS: readonly EventTable[] = ["visits", "clicks", "conversions"];
+const ENGAGEMENTS: readonly EventTable[] = ["engagements"];
 const TOUCHED: readonly EventTable[] = ["visits", "clicks"];
 const VISITS: readonly EventTable[] = ["visits"];
 const CLICKS: readonly EventTable[] = ["clicks"];
 
 export const EVENT_COLUMNS: readonly EventColumn[] = [
   { name: "occurred_at", key: "o", packing: "epoch", tables: ALL, value: (e) => e.occurredAt },
-  { name: "visitor_key", key: "v", packing: "text", tables: ALL, value: (e) => e.visitorKey },
+  { name: "visitor_key", key: "v", packing: "text", tables: ACTIONS, value: (e) => e.visitorKey },
   { name: "session_id", key: "s", packing: "text", tables: ALL, value: (e) => e.sessionId },
   { name: "source", key: "p", packing: "text", tables: ALL, value: (e) => e.source },
-  { name: "utm_source", key: "us", packing: "text", tables: ALL, value: (e) => e.utmSource },
-  { name: "utm_campaign", key: "uc", packing: "text", tables: ALL, value: (e) => e.utmCampaign },
-  { name: "utm_medium", key: "um", packing: "text", tables: ALL, value: (e) => e.utmMedium },
+  { name: "utm_source", key: "us", packing: "text", tables: ACTIONS, value: (e) => e.utmSource },
+  { name: "utm_campaign", key: "uc", packing: "text", tables: ACTIONS, value: (e) => e.utmCampaign },
+  { name: "utm_medium", key: "um", packing: "text", tables: ACTIONS, value: (e) => e.utmMedium },
   {
     name: "traffic_source",
     key: "ts",
@@ -99,6 +107,7 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
   },
   { name: "entry", key: "en", packing: "flag", tables: VISITS, value: (e) => e.entry === true },
   { name: "kind", key: "kd", packing: "text", tables: CLICKS, value: (e) => e.clickKind ?? "plan" },
+  { name: "engaged_ms", key: "em", packing: "int", tables: ENGAGEMENTS, value: (e) => e.engagedMs ?? null },
 ];
 
 /** The columns `table` is written with. */
@@ -126,6 +135,7 @@ const RECORD_TYPE: Record<Packing, string> = {
   "text[]": "text[]",
   epoch: "bigint",
   flag: "boolean",
+  int: "integer",
 };
 
 /** The recordset's column definitions for the packed keys, e.g. `o bigint, v text, …`. */

@@ -7,6 +7,7 @@ import type { Filters } from "../shared/filters.ts";
 import { filterEntries } from "../shared/filters.ts";
 import type { DailyCount, DayRange, RankItem, RankItemWithPrevious, SourceConversion } from "./analytics.ts";
 import type { Queryable } from "./client.ts";
+import type { EngagementTotals, PageEngagement } from "./engagement.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
 /** The tables a filter narrows. */
@@ -410,4 +411,79 @@ export async function filteredWhatsappTotal(
     params,
   );
   return rows[0].n;
+}
+
+// A page view without a session id (browser storage disabled) is a visit of its own (as in db/engagement.ts).
+const SESSION_OF = (a: string) => `coalesce(nullif(${a}.session_id, ''), 'row:' || ${a}.id::text)`;
+
+/**
+ * Visits (sessions), bounces, page views and visible time under the filters; with `until`, the last day only
+ * before that local time. The filters select page views; a visit is a session with a selected view on a day,
+ * and it bounces when that session saw one page that day (any page) and clicked nothing. Visible time is the
+ * selected sessions' (with a page filter, on that page only).
+ */
+export async function filteredEngagementTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<EngagementTotals> {
+  const params = base(range, tz, until);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  params.push(f.page ?? null);
+  const page = `$${params.length}::text`;
+  const rows = await db.query<EngagementTotals>(
+    `with fv as (
+       select ${DAY("v.occurred_at")} as day, ${SESSION_OF("v")} as sid, count(*) as n from visits v
+        where ${IN("v.occurred_at")}${where} group by 1, 2),
+     av as (
+       select ${DAY("a.occurred_at")} as day, a.session_id as sid, count(*) as n from visits a
+        where ${IN("a.occurred_at")} and a.session_id in (select sid from fv) group by 1, 2),
+     rc as (
+       select distinct ${DAY("c.occurred_at")} as day, c.session_id as sid from clicks c
+        where ${IN("c.occurred_at")} and c.session_id in (select sid from fv)),
+     s as (
+       select count(*) as sessions, count(*) filter (where coalesce(av.n, fv.n) = 1 and rc.sid is null) as bounces,
+              coalesce(sum(fv.n), 0) as views
+         from fv left join av on av.day = fv.day and av.sid = fv.sid left join rc on rc.day = fv.day and rc.sid = fv.sid)
+     select sessions::int, bounces::int, views::int as "pageViews",
+            (select coalesce(sum(e.engaged_ms), 0) from engagements e
+              where ${IN("e.occurred_at")} and (${
+      DAY("e.occurred_at")
+    }, e.session_id) in (select day, sid from fv)
+                and (${page} is null or e.source = ${page}))::float8 as "engagedMs"
+       from s`,
+    params,
+  );
+  return rows[0];
+}
+
+/** "Tempo na página" under the filters: the selected page views per page, with their sessions' visible time there. */
+export async function filteredPageEngagement(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters,
+): Promise<PageEngagement[]> {
+  const params = base(range, tz);
+  const where = filterSql(f, "visits", params, BOUNDS, "v");
+  params.push(limit);
+  return await db.query<PageEngagement>(
+    `with fv as (select v.source as page, v.session_id as sid from visits v where ${
+      IN("v.occurred_at")
+    }${where}),
+     pv as (select page, count(*) as views from fv group by 1),
+     ms as (
+       select e.source as page, sum(e.engaged_ms) as ms from engagements e
+        where ${
+      IN("e.occurred_at")
+    } and (e.session_id, e.source) in (select sid, page from fv where sid <> '')
+        group by 1)
+     select pv.page, pv.views::int as views, coalesce(ms.ms, 0)::float8 as "engagedMs"
+       from pv left join ms on ms.page = pv.page
+      order by views desc, pv.page asc limit $${params.length}`,
+    params,
+  );
 }

@@ -82,6 +82,7 @@ dbTest("tracking batch: every listed column of each table is stored as the colum
     referrerHost: "www.google.com",
     clickIds: ["gclid"],
     entry: true,
+    engagedMs: 1500,
   };
   const batch = EVENT_TABLES.map((table) => ({ ...event(0, at), table, event: full }));
   assert.equal((await storeEventBatch(db, 120, batch)).size, 0);

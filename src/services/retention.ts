@@ -42,8 +42,8 @@ export async function purgeRawEvents(
   const { timeZone } = options;
   const boundary = await retentionBoundary(tx, now, timeZone, options.retentionDays);
   const rolledUp = await rollUpToNow(tx, timeZone, now);
-  const purged = { visits: 0, clicks: 0, conversions: 0, visitorKeys: 0 };
-  for (const table of ["visits", "clicks", "conversions"] as const) {
+  const purged = { visits: 0, clicks: 0, conversions: 0, engagements: 0, visitorKeys: 0 };
+  for (const table of ["visits", "clicks", "conversions", "engagements"] as const) {
     purged[table] = await purgeEventsBefore(tx, table, boundary);
   }
   // The boundary is a local midnight: its local date is the first day kept.

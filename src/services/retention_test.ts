@@ -153,6 +153,7 @@ dbTest(
       visitorKeys: 3,
       clicks: 3,
       conversions: 1,
+      engagements: 0,
       sessions: 1,
       rateLimitWindows: 1,
       loginFailures: 1,

@@ -13,6 +13,7 @@ import {
   roomForRollups,
   setRolledUntil,
 } from "../db/rollups.ts";
+import { engagementBackfillDone, engagementBackfillPending, rollUpEngagement } from "../db/engagement.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
@@ -69,6 +70,22 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.channelRows = await rollUpChannelActions(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
+  // Engagement rolls up from `from` too; the first run after migration 00018 starts at the first day that
+  // still has raw rows instead (the days rolled up before it have no engagement rows).
+  let engagementFrom = from;
+  const backfill = await engagementBackfillPending(tx);
+  if (backfill) {
+    const firstKept = state.purgedThrough !== null
+      ? addDays(state.purgedThrough, 1)
+      : await earliestRawDay(tx, timeZone);
+    if (firstKept !== null && (engagementFrom === null || firstKept < engagementFrom)) {
+      engagementFrom = firstKept;
+    }
+  }
+  if (engagementFrom !== null && engagementFrom <= through) {
+    await rollUpEngagement(tx, engagementFrom, until, timeZone);
+  }
+  if (backfill) await engagementBackfillDone(tx);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;

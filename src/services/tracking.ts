@@ -138,6 +138,38 @@ export function recordEvent(
   return writerFor(db).add({ table: TABLE[kind], event, ...quotaOf(LIMITS.tracking, visitorKey, now) });
 }
 
+export interface EngagementInput {
+  /** The page (path plus query), stored under its page key like its page view. */
+  source: string;
+  sessionId: string;
+  /** Visible time on the page since its previous beacon, in ms. */
+  engagedMs: number;
+}
+
+/**
+ * Counts one engagement beacon against the client's tracking limit (RateLimited when over) and stores it
+ * with the batch writer, like a page view: the server's time, the session id, the page key and the visible
+ * time, and nothing about the visitor (no key, no UTM values).
+ */
+export function recordEngagement(
+  db: Db,
+  input: EngagementInput,
+  visitorKey: string,
+  now: Date,
+): Promise<void> {
+  const event: TrackedEvent = {
+    occurredAt: now,
+    visitorKey,
+    sessionId: input.sessionId,
+    source: pageKey(input.source),
+    utmSource: null,
+    utmCampaign: null,
+    utmMedium: null,
+    engagedMs: input.engagedMs,
+  };
+  return writerFor(db).add({ table: "engagements", event, ...quotaOf(LIMITS.tracking, visitorKey, now) });
+}
+
 /**
  * Stores a reported conversion (a submitted lead form), already counted against the client's tracking limit
  * by the route, only for a stored lead of the same tracking session, never more conversions than that

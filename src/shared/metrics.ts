@@ -26,10 +26,41 @@ export const METRICS = {
     name: "Média de visitantes por dia",
     tip: "Soma dos visitantes únicos de cada dia ÷ número de dias com visitas no período.",
   },
+  // Page views keep the id `visits` (the API's field and the rankings' "N visitas" count them).
   visits: {
+    name: "Visualizações de página",
+    tip: "Cada página aberta no site conta uma, também quando a mesma pessoa volta a ela; as listas que " +
+      'contam visualizações de página escrevem "N visitas".',
+  },
+  sessions: {
     name: "Visitas",
-    tip: "Visualizações de página: cada página aberta no site conta uma visita, também quando a mesma " +
-      "pessoa volta a ela.",
+    tip:
+      "Sessões: as páginas vistas por uma aba do navegador num mesmo dia (uma sessão que passa da meia-noite " +
+      "conta uma visita em cada dia).",
+  },
+  pagesPerVisit: {
+    name: "Páginas por visita",
+    tip: "Visualizações de página ÷ visitas, com uma casa decimal.",
+  },
+  bounceRate: {
+    name: "Taxa de rejeição",
+    tip: "Visitas com uma só página vista e nenhum clique ÷ visitas × 100, com uma casa decimal.",
+  },
+  timeOnPage: {
+    name: "Tempo na página",
+    tip: "Tempo em que a página ficou visível na tela (aba em segundo plano não conta) ÷ visualizações da " +
+      "página: a média por visualização.",
+  },
+  visitDuration: {
+    name: "Duração da visita",
+    tip: "Média: tempo visível de todas as páginas ÷ visitas. Média, e não mediana, porque é exata para " +
+      "qualquer período somando os dias; visitas sem tempo medido (página fechada sem enviar) contam zero.",
+  },
+  liveVisitors: {
+    name: "Visitantes agora",
+    tip:
+      "Visitantes únicos (pelo endereço IP) com uma página aberta nos últimos 5 minutos, cada um na última " +
+      "página que abriu.",
   },
   entries: {
     name: "Entradas",

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { CLICK_IDS, type ClickId } from "./click_ids.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
+import { MAX_ENGAGED_MS } from "./engagement_limits.ts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Building blocks
@@ -133,6 +134,17 @@ export const trackingVisitBody = z.strictObject({
   utmTerm: utm,
   utmContent: utm,
   entry: z.boolean().nullish().transform((v) => v === true),
+});
+
+export { MAX_ENGAGED_MS } from "./engagement_limits.ts";
+
+/** Body of POST /api/tracking/engagement: a page's visible time since its previous beacon. */
+export const trackingEngagementBody = z.strictObject({
+  // The page (path and query), as its page view sent it.
+  source: sitePath(2000),
+  sessionId: token(100),
+  engagedMs: z.number().int("must be a whole number of milliseconds").min(1, "must be at least 1")
+    .max(MAX_ENGAGED_MS, `must be at most ${MAX_ENGAGED_MS}`),
 });
 
 const customValue = z.union([text(500), z.number().finite(), z.boolean(), z.null()]);

@@ -6,7 +6,7 @@ import { rateLimit } from "../../server/middleware/rate_limit.ts";
 import { visitor, visitorLinkKeysOf } from "../../server/middleware/visitor.ts";
 import { adminOnly } from "../../server/middleware/session.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
-import { recordConversion, recordEvent } from "../../services/tracking.ts";
+import { recordConversion, recordEngagement, recordEvent } from "../../services/tracking.ts";
 import {
   clickSeries,
   conversionByUtmSource,
@@ -19,15 +19,17 @@ import {
   utmDetailRanking,
   utmSourceRanking,
 } from "../../services/analytics.ts";
+import { engagementSummary, liveNow, pageTimeRanking } from "../../services/engagement.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 import { hourlyReport, whatsappReport } from "../../services/whatsapp_reports.ts";
 import {
   daysOrRange,
   filteredRange,
+  hourlyQuery,
   pageRankingQuery,
   statsQuery,
-  hourlyQuery,
   trackingClickBody,
+  trackingEngagementBody,
   trackingEventBody,
   trackingVisitBody,
 } from "../../shared/schemas.ts";
@@ -64,6 +66,15 @@ for (const kind of ["visit", "click"] as const) {
     return c.body(null, 202, accepted);
   });
 }
+
+// The page's visible time since its previous beacon (sendBeacon when the page is hidden): counted and stored
+// like a page view (202 once committed, 429 past the limit, a bot's accepted and not stored).
+trackingApi.post("/engagement", beacon, visitor(), async (c) => {
+  const body = parseOr400(trackingEngagementBody, c.get("body"));
+  const { key, bot } = c.get("visitor");
+  if (!bot) await recordEngagement(c.get("deps").db, body, key, c.get("now"));
+  return c.body(null, 202, accepted);
+});
 
 trackingApi.post("/conversion", beacon, visitor(), rateLimit(LIMITS.tracking), async (c) => {
   const body = parseOr400(trackingEventBody, c.get("body"));
@@ -126,6 +137,8 @@ const periodReports: Record<string, Report> = {
   "/rankings/sources": trafficSourceRanking,
   "/rankings/entry-pages": entryPageRanking,
   "/whatsapp": whatsappReport,
+  "/engagement": engagementSummary,
+  "/rankings/page-time": pageTimeRanking,
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {
@@ -134,3 +147,10 @@ for (const [path, report] of Object.entries(periodReports)) {
     return c.json(await report(db, rangeOf(q)!, tz, now, filtersOf(q)));
   });
 }
+
+// "Agora": the visitors of the last minutes, from the raw page views; never cached (the dashboard polls it).
+trackingApi.get("/live", adminOnly(), async (c) => {
+  const { db, now } = reportContext(c);
+  c.header("cache-control", "no-store");
+  return c.json(await liveNow(db, now));
+});

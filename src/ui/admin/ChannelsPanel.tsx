@@ -53,7 +53,7 @@ export function ChannelsPanel({ period }: { period: Period }) {
                 <tr>
                   <th scope="col">Canal</th>
                   <th scope="col" className="num">
-                    <Term id="visits" />
+                    <Term id="visits">Visualizações</Term>
                   </th>
                   <th scope="col" className="num">
                     <Term id="planClicks">Cliques</Term>

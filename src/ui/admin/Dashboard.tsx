@@ -8,6 +8,7 @@ import { PasswordPanel } from "./PasswordPanel.tsx";
 import { PeriodPicker } from "./PeriodPicker.tsx";
 import { ConversionMetrics, Funnel, LeadMetrics, VisitMetrics } from "./Metrics.tsx";
 import { ChartSection } from "./ChartSection.tsx";
+import { EngagementMetrics, LivePanel, PageTimeRanking } from "./Engagement.tsx";
 import { LeadList } from "./LeadList.tsx";
 import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
@@ -123,6 +124,11 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
             <VisitMetrics period={period} />
             <ConversionMetrics period={period} />
             <WhatsappMetrics period={period} />
+          </div>
+          <EngagementMetrics period={period} />
+          <div className="conversion-pair">
+            <LivePanel />
+            <PageTimeRanking period={period} />
           </div>
           <div className="metrics-row">
             <LeadMetrics period={period} />

@@ -15,7 +15,7 @@ import { formatComparison, formatDecimal, formatInt, formatPercent } from "./for
 import { type Period, useDailySeries, useStats, useSummary, useWhatsapp } from "./queries.ts";
 
 /** What the figures are compared with (the summary's `previous`): its days, and the time its last day stops. */
-type Compared = { start: string; end: string; until: string | null };
+export type Compared = { start: string; end: string; until: string | null };
 
 /**
  * "▲ 12,5% vs 01/10–26/10", coloured by direction, naming the days compared with; "sem dados no período

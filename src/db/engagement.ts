@@ -1,0 +1,156 @@
+// Engagement figures (docs/ANALYTICS.md, "Engagement"): visits (sessions), bounces, page views and visible
+// time, per local day in the analytics time zone. A visit is one browser session's page views on one local
+// day (a session that runs past midnight is a visit on each day, as Universal Analytics counted them), so a
+// period's figures are exact sums of its days.
+//
+// The roll-up job writes daily_engagement and daily_page_engagement with the other roll-ups (the days from
+// the first day not final yet). A day's visits cannot be added up from two halves split at an instant (a
+// session with page views on both sides would count twice), so these queries read the roll-ups of the final
+// days only (before the watermark's day) and the raw rows from the local midnight of the watermark's day on:
+// at most about a day of raw rows, read through the occurred_at indexes.
+import type { Queryable } from "./client.ts";
+import type { DayRange } from "./analytics.ts";
+
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+// A page view without a session id (browser storage disabled) is a visit of its own.
+const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
+
+/**
+ * Rewrites daily_engagement and daily_page_engagement from `from` on with the events from from's local
+ * midnight to `until`; returns how many days have engagement rows.
+ */
+export async function rollUpEngagement(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_engagement where day >= $1::date", [from]);
+  await db.query("delete from daily_page_engagement where day >= $1::date", [from]);
+  const rows = await db.query<{ n: number }>(
+    `with v as (
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits where ${SPAN} group by 1, 2),
+     c as (select distinct ${LOCAL_DAY} as day, session_id as sid from clicks where ${SPAN} and session_id <> ''),
+     s as (
+       select v.day, count(*) as sessions, count(*) filter (where v.n = 1 and c.sid is null) as bounces,
+              sum(v.n) as views
+         from v left join c on c.day = v.day and c.sid = v.sid group by v.day),
+     e as (select ${LOCAL_DAY} as day, sum(engaged_ms) as ms from engagements where ${SPAN} group by 1),
+     ins as (
+       insert into daily_engagement (day, sessions, bounces, page_views, engaged_ms)
+       select coalesce(s.day, e.day), coalesce(s.sessions, 0), coalesce(s.bounces, 0), coalesce(s.views, 0),
+              coalesce(e.ms, 0)
+         from s full join e on e.day = s.day
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  await db.query(
+    `insert into daily_page_engagement (day, page, views, engaged_ms)
+     select day, page, sum(views)::int, sum(ms) from (
+       select ${LOCAL_DAY} as day, source as page, count(*) as views, 0 as ms from visits where ${SPAN} group by 1, 2
+       union all
+       select ${LOCAL_DAY}, source, 0, sum(engaged_ms) from engagements where ${SPAN} group by 1, 2
+     ) t group by day, page`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Whether the days rolled up before migration 00018 still wait for their engagement rows. */
+export async function engagementBackfillPending(db: Queryable): Promise<boolean> {
+  const rows = await db.query("select 1 from engagement_backfill");
+  return rows.length > 0;
+}
+
+/** Marks the engagement backfill done. */
+export async function engagementBackfillDone(db: Queryable): Promise<void> {
+  await db.query("delete from engagement_backfill");
+}
+
+// The range split for engagement, as CTE `b` ($1 start, $2 end, $3 time zone, $4 a local time of day or
+// null): roll-up days b.s..b.re (final days only), raw rows from b.raw_from to b.raw_to. With a cut, only the
+// events of day $2 before that time count, so that day comes from the raw rows.
+const SPLIT = `st as (select coalesce((select through from rollup_state), '-infinity'::date) as through),
+  b as (
+    select $1::date as s,
+           case when $4::time is null then least($2::date, st.through - 1)
+                else least($2::date - 1, st.through - 1) end as re,
+           greatest($1::date, case when $4::time is null then st.through else least(st.through, $2::date) end)
+             ::timestamp at time zone $3 as raw_from,
+           (case when $4::time is null then ($2::date + 1)::timestamp else $2::date + $4::time end)
+             at time zone $3 as raw_to
+      from st)`;
+const RAW = "occurred_at >= b.raw_from and occurred_at < b.raw_to";
+
+export interface EngagementTotals {
+  /** Visits: sessions, one per browser session and local day. */
+  sessions: number;
+  /** Visits with one page view and no plan click. */
+  bounces: number;
+  pageViews: number;
+  /** Visible time received in the period, in ms. */
+  engagedMs: number;
+}
+
+/**
+ * Visits, bounces, page views and visible time of a period; with `until` (a local time of day, HH:mm:ss),
+ * only the events of its last day before that time.
+ */
+export async function engagementTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null = null,
+): Promise<EngagementTotals> {
+  const rows = await db.query<EngagementTotals>(
+    `with ${SPLIT},
+     rv as (
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, b where ${RAW} group by 1, 2),
+     rc as (select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, b where ${RAW} and session_id <> ''),
+     raw as (
+       select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces,
+              coalesce(sum(rv.n), 0) as views
+         from rv left join rc on rc.day = rv.day and rc.sid = rv.sid),
+     rolled as (
+       select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces,
+              coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
+         from daily_engagement, b where day between b.s and b.re)
+     select (rolled.sessions + raw.sessions)::int as sessions, (rolled.bounces + raw.bounces)::int as bounces,
+            (rolled.views + raw.views)::int as "pageViews",
+            (rolled.ms + (select coalesce(sum(engaged_ms), 0) from engagements, b where ${RAW}))::float8
+              as "engagedMs"
+       from rolled, raw`,
+    [range.start, range.end, tz, until],
+  );
+  return rows[0];
+}
+
+export interface PageEngagement {
+  page: string;
+  views: number;
+  /** Visible time received for the page, in ms. */
+  engagedMs: number;
+}
+
+/** The most viewed pages (page keys) of a period with their visible time; ties by page. */
+export async function pageEngagement(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  limit: number,
+): Promise<PageEngagement[]> {
+  return await db.query<PageEngagement>(
+    `with ${SPLIT}
+     select page, sum(views)::int as views, sum(ms)::float8 as "engagedMs" from (
+       select source as page, count(*) as views, 0 as ms from visits, b where ${RAW} group by 1
+       union all
+       select source, 0, sum(engaged_ms) from engagements, b where ${RAW} group by 1
+       union all
+       select page, views, engaged_ms from daily_page_engagement, b where day between b.s and b.re
+     ) t group by page having sum(views) > 0 order by views desc, page asc limit $5`,
+    [range.start, range.end, tz, null, limit],
+  );
+}
