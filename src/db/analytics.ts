@@ -496,6 +496,8 @@ export interface LeadRow {
   lastCampaign: string | null;
   lastChannel: string | null;
   lastLandingPage: string | null;
+  /** The address of the page the form was sent from (its language reads the WhatsApp number). */
+  page: string | null;
 }
 
 export interface LeadFilter {
@@ -563,7 +565,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
             first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
             first_channel as "firstChannel", first_landing_page as "firstLandingPage",
             last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",
-            last_channel as "lastChannel", last_landing_page as "lastLandingPage"
+            last_channel as "lastChannel", last_landing_page as "lastLandingPage", page
        from leads ${sql}
       order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,

@@ -275,6 +275,8 @@ export const lead = z.object({
   lastCampaign: z.string().nullable(),
   lastChannel: z.string().nullable(),
   lastLandingPage: z.string().nullable(),
+  // The address of the page the form was sent from.
+  page: z.string().nullable(),
 });
 export type Lead = z.infer<typeof lead>;
 export const leadList = z.array(lead);

@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { chartDays, type DailyCount, mergeDaily } from "../../shared/analytics.ts";
 import { today } from "./format.ts";
 import { Card, LoadError } from "./Card.tsx";
+import { panelCsvHref } from "./panels.ts";
 import { type Period, useDailySeries } from "./queries.ts";
 
 // Chart.js is loaded only when the chart is shown: its own chunk, off the sign-in path.
@@ -25,6 +26,7 @@ export function ChartSection({ period }: { period: Period }) {
   return (
     <Card
       id="chart"
+      csv={panelCsvHref("daily", period)}
       title="Evolução diária"
       subtitle="Leads, cliques nos planos e visitantes únicos por dia; taxa de conversão (leads ÷ cliques nos planos) em %"
     >

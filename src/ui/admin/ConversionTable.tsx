@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { performanceOf } from "../../shared/analytics.ts";
 import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
+import { panelCsvHref } from "./panels.ts";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource } from "./queries.ts";
 import { Term } from "./Term.tsx";
@@ -79,6 +80,7 @@ export function ConversionTable({ period }: { period: Period }) {
   return (
     <Card
       id="conversion-by-source"
+      csv={panelCsvHref("conversion-by-utm-source", period)}
       title="Conversão por origem"
       subtitle="Cliques nos planos e leads por origem UTM (utm_source) da sessão"
     >
