@@ -84,6 +84,9 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     await page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(page);
     await settled(page);
+    await page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 }).catch(() => {});
+    await page.locator("#visits").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: new URL("admin-panels-csv-1366.png", SHOTS).pathname });
 
     // The UTM sources ranking: its top 10, then "Ver todos" lists the other 4 and searches on the server.
     const card = page.locator("#rank-sources");
