@@ -142,7 +142,7 @@ function LeadTable({ leads }: { leads: Lead[] }) {
             <th scope="col">Nome</th>
             <th scope="col">Plano</th>
             <th scope="col">Contato</th>
-            <th scope="col">Origem (último toque)</th>
+            <th scope="col">Origem</th>
             <th scope="col">Data</th>
           </tr>
         </thead>
