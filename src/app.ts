@@ -14,6 +14,7 @@ import { seo } from "./routes/seo.ts";
 import { adminApi } from "./routes/api/admin.ts";
 import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
+import { panelExportsApi } from "./routes/api/panels.ts";
 import { metaApi } from "./routes/api/meta.ts";
 import { configApi } from "./routes/api/config.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
@@ -63,6 +64,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   app.route("/", health);
   // API sub-apps are mounted here, before the catch-all below.
   app.route("/api/tracking", trackingApi);
+  app.route("/api/tracking/export", panelExportsApi);
   app.route("/api/leads", leadsApi);
   app.route("/api/meta", metaApi);
   app.route("/api/config", configApi);

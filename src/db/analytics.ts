@@ -389,6 +389,64 @@ export async function topPages(
   return await db.query<RankItem>(sql, [range.start, range.end, tz, limit]);
 }
 
+/** One page of a full ranking: rows `offset` to `offset + limit`, of the keys containing `search` (any case). */
+export interface RankPage {
+  limit: number;
+  offset: number;
+  search?: string;
+}
+
+/** The rankings a page of can be read (RANKED's, the UTM ones and pages by key or by path). */
+export type PagedRanking = Ranked | "utm_source" | "utm_campaign" | "page" | "page_path";
+
+const PAGED: Record<Exclude<PagedRanking, Ranked>, [string, string, string?]> = {
+  utm_source: ["utm_source", "utm_source"],
+  utm_campaign: ["utm_campaign", "utm_campaign"],
+  page: ["source", "page"],
+  page_path: ["split_part(source, '?', 1)", "page", "split_part(key, '?', 1)"],
+};
+
+/**
+ * One page of a whole ranking in the range (with `previous`, each key's visits in those days too, as
+ * topRankedWithPrevious), and how many keys match in all: the ranking's own statement with no limit
+ * (`limit null`), narrowed and paged around it, so the order and counts are the top 10's.
+ */
+export async function rankingPage(
+  db: Queryable,
+  ranking: PagedRanking,
+  range: DayRange,
+  tz: string,
+  page: RankPage,
+  previous?: DayRange,
+): Promise<{ items: (RankItem & { previousVisits?: number })[]; total: number }> {
+  let sql: string;
+  let params: unknown[];
+  if (previous && ranking in RANKED) {
+    const [column, dimension] = RANKED[ranking as Ranked];
+    sql = RANKING_WITH_PREVIOUS(column, dimension);
+    params = [previous.start, range.end, tz, null, range.start, previous.end];
+  } else {
+    const [column, dimension, rolledKey] = ranking in RANKED
+      ? RANKED[ranking as Ranked]
+      : PAGED[ranking as Exclude<PagedRanking, Ranked>];
+    sql = RANKING(column, dimension, rolledKey);
+    params = [range.start, range.end, tz, null];
+  }
+  const n = params.length;
+  const paged = (limit: number, offset: number) =>
+    db.query<RankItem & { previousVisits?: number; total: number }>(
+      `select *, count(*) over ()::int as total from (${sql}) r
+        where $${n + 1}::text is null or strpos(lower(key), lower($${n + 1}::text)) > 0
+        order by visits desc, key asc limit $${n + 2} offset $${n + 3}`,
+      [...params, page.search || null, limit, offset],
+    );
+  let rows = await paged(page.limit, page.offset);
+  // A page past the last still says how many there are.
+  const total = rows.length > 0 ? rows[0].total : page.offset > 0 ? ((await paged(1, 0))[0]?.total ?? 0) : 0;
+  rows = rows.map(({ total: _, ...r }) => r as typeof rows[number]);
+  return { items: rows, total };
+}
+
 export interface SourceConversion {
   utmSource: string | null;
   clicks: number;
@@ -444,6 +502,8 @@ export interface LeadRow {
   lastCampaign: string | null;
   lastChannel: string | null;
   lastLandingPage: string | null;
+  /** The address of the page the form was sent from (its language reads the WhatsApp number). */
+  page: string | null;
 }
 
 export interface LeadFilter {
@@ -521,7 +581,7 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
             first_source as "firstSource", first_medium as "firstMedium", first_campaign as "firstCampaign",
             first_channel as "firstChannel", first_landing_page as "firstLandingPage",
             last_source as "lastSource", last_medium as "lastMedium", last_campaign as "lastCampaign",
-            last_channel as "lastChannel", last_landing_page as "lastLandingPage"
+            last_channel as "lastChannel", last_landing_page as "lastLandingPage", page
        from leads ${sql}
       order by ${filter.oldestFirst ? "submitted_at asc, id asc" : "submitted_at desc, id desc"}${page}`,
     params,

@@ -110,6 +110,39 @@ export const CSV_LAYOUTS = ["excel-br", "rfc4180"] as const;
 export type CsvLayout = (typeof CSV_LAYOUTS)[number];
 export const csvExportQuery = leadQuery.and(z.object({ layout: z.enum(CSV_LAYOUTS).optional() }));
 
+/**
+ * A ranking's page (`?limit`, `?offset`, `?search`: keys containing it, any case). Without any of them a
+ * ranking answers its top 10, as before; with one, that page of the whole ranking and its total in
+ * X-Total-Count.
+ */
+export const rankingPageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  search: z.string().trim().max(200, "at most 200 characters").optional(),
+});
+
+/** The panels whose rows export as CSV (services/panels.ts), by the name in /api/tracking/export/{panel}. */
+export const PANEL_EXPORTS = [
+  "summary",
+  "daily",
+  "channels",
+  "sources",
+  "utm-source",
+  "utm-campaign",
+  "pages",
+  "entry-pages",
+  "conversion-by-utm-source",
+  "utm-content",
+  "utm-term",
+] as const;
+export type PanelExport = typeof PANEL_EXPORTS[number];
+
+/** A panel export's query: the period, its layout and, for pages, `by=path`. */
+export const panelExportQuery = filteredRange.and(z.object({
+  layout: z.enum(CSV_LAYOUTS).optional(),
+  by: z.enum(["page", "path"]).optional(),
+}));
+
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: LGPD and deliveries
 
@@ -254,6 +287,8 @@ export const lead = z.object({
   lastCampaign: z.string().nullable(),
   lastChannel: z.string().nullable(),
   lastLandingPage: z.string().nullable(),
+  // The address of the page the form was sent from.
+  page: z.string().nullable(),
 });
 export type Lead = z.infer<typeof lead>;
 export const leadList = z.array(lead);

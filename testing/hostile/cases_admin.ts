@@ -30,6 +30,12 @@ export const ADMIN_CASES: HostileCase[] = [
     ["/api/admin/lgpd/leads?email=a%00@b.co", ["email"]],
     ["/api/admin/lgpd/export?phone=11999990000%00", ["phone"]],
     ["/api/admin/lgpd/leads?email=x&phone=1", ["phone"]],
+    [`/api/tracking/rankings/sources?${RANGE}&search=a%00b`, ["search"]],
+    [`/api/tracking/rankings/utm-source?${RANGE}&limit=99999999999999999999`, ["limit"]],
+    [`/api/tracking/rankings/pages?${RANGE}&offset=1e309`, ["offset"]],
+    [`/api/tracking/export/channels.csv?${RANGE}&layout=xlsx`, ["layout"]],
+    ["/api/tracking/export/daily.csv?startDate=2026-11-01", ["endDate"]],
+    [`/api/tracking/export/pages.csv?${RANGE}&by=host`, ["by"]],
   ] as const).map(([path, fields]): HostileCase => ({
     category: "query",
     name: `GET ${path.slice(0, 70)}`,

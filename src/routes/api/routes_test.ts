@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { testApp } from "../../../testing/app.ts";
 import { endpointChains, routeEntries } from "../../../scripts/route_chains.ts";
+import { PANEL_EXPORTS } from "../../shared/admin_schemas.ts";
 
 // The app-wide layers (request log, deps, headers; GET compression and static files) run for every path.
 const GLOBAL = new Set([
@@ -44,6 +45,7 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/tracking/rankings/entry-pages": ADMIN,
   "GET /api/tracking/conversion-by-utm-source": ADMIN,
   "GET /api/tracking/channels": ADMIN,
+  ...Object.fromEntries(PANEL_EXPORTS.map((panel) => [`GET /api/tracking/export/${panel}.csv`, ADMIN])),
   "GET /api/admin/lgpd/leads": ADMIN,
   "GET /api/admin/lgpd/export": ADMIN,
   "DELETE /api/admin/lgpd/leads": ADMIN,

@@ -22,6 +22,7 @@ import {
 import { engagementSummary, liveNow, pageTimeRanking } from "../../services/engagement.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 import { hourlyReport, whatsappReport } from "../../services/whatsapp_reports.ts";
+import type { RankingKind } from "../../services/panels.ts";
 import {
   daysOrRange,
   filteredRange,
@@ -38,12 +39,14 @@ import { rangeOf, reportContext } from "./reports.ts";
 import type { Db } from "../../db/client.ts";
 import type { DayRange } from "../../db/analytics.ts";
 import type { Filters } from "../../shared/filters.ts";
+import { rankingPageOr } from "./panels.ts";
 
 export const TRACKING_MAX_BYTES = 6 * 1024;
 
 /**
  * /api/tracking: the public POSTs visit, click and conversion (202 once stored, counted unless the caller is
- * a bot) and the administrator's daily series, stats, rankings and channel report.
+ * a bot) and the administrator's daily series, stats, rankings (a page of the whole list with `limit`,
+ * `offset` or `search`: routes/api/panels.ts) and channel report.
  */
 export const trackingApi = new Hono<AppEnv>();
 
@@ -122,6 +125,8 @@ trackingApi.get("/hourly", adminOnly(), async (c) => {
 trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
   const { db, tz, query } = reportContext(c);
   const q = parseOr400(pageRankingQuery, query);
+  const paged = await rankingPageOr(c, "pages");
+  if (paged) return paged;
   return c.json(await pageRanking(db, rangeOf(q)!, tz, q.by === "path", filtersOf(q)));
 });
 
@@ -142,6 +147,10 @@ const periodReports: Record<string, Report> = {
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {
+    // A ranking answers one page of its whole list when asked (`limit`, `offset`, `search`).
+    const kind = path.startsWith("/rankings/") ? path.slice("/rankings/".length) as RankingKind : null;
+    const paged = kind && await rankingPageOr(c, kind);
+    if (paged) return paged;
     const { db, tz, now, query } = reportContext(c);
     const q = parseOr400(filteredRange, query);
     return c.json(await report(db, rangeOf(q)!, tz, now, filtersOf(q)));

@@ -5,12 +5,14 @@ export interface CardProps {
   title: string;
   subtitle?: string;
   actions?: ReactNode;
+  /** Where the panel's rows download as CSV (panels.ts, panelCsvHref): a "CSV" link in the head. */
+  csv?: string;
   className?: string;
   children: ReactNode;
 }
 
 /** A titled dashboard card; its heading labels the region. */
-export function Card({ id, title, subtitle, actions, className, children }: CardProps) {
+export function Card({ id, title, subtitle, actions, csv, className, children }: CardProps) {
   return (
     <section
       className={`admin-card${className ? " " + className : ""}`}
@@ -22,7 +24,22 @@ export function Card({ id, title, subtitle, actions, className, children }: Card
           <h2 id={`${id}-title`}>{title}</h2>
           {subtitle && <p className="admin-muted card-sub">{subtitle}</p>}
         </div>
-        {actions}
+        {csv
+          ? (
+            <div className="card-actions">
+              {actions}
+              <a
+                className="btn btn-outline btn-small csv-link"
+                href={csv}
+                download
+                aria-label={`Exportar ${title} em CSV`}
+                data-testid={`${id}-csv`}
+              >
+                CSV
+              </a>
+            </div>
+          )
+          : actions}
       </header>
       {children}
     </section>

@@ -1,6 +1,7 @@
 import { channelLabel } from "../../shared/channels.ts";
 import type { ChannelRow } from "../../shared/admin_schemas.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
+import { panelCsvHref } from "./panels.ts";
 import { Delta } from "./Delta.tsx";
 import { formatComparison, formatInt, formatPercent } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
@@ -37,6 +38,7 @@ export function ChannelsPanel({ period }: { period: Period }) {
   return (
     <Card
       id="channels"
+      csv={panelCsvHref("channels", period)}
       title="Canais"
       subtitle="De onde vêm as visitas (UTM, site de origem e identificador de clique); cliques e leads pela sessão em que aconteceram"
     >
@@ -127,6 +129,7 @@ export function ChannelConversionTable({ period }: { period: Period }) {
   return (
     <Card
       id="conversion-by-channel"
+      csv={panelCsvHref("channels", period)}
       title="Conversão por canal"
       subtitle="Cliques nos planos, leads e cliques no WhatsApp por canal da sessão"
     >

@@ -5,6 +5,7 @@ import { formatDay, formatShortDay, today } from "./format.ts";
 import { Card, LoadError } from "./Card.tsx";
 import { type Period, useDailySeries, useHourly, useWhatsapp } from "./queries.ts";
 import type { SeriesPoint } from "./DailyChart.tsx";
+import { panelCsvHref } from "./panels.ts";
 
 // Chart.js is loaded only when the chart is shown: its own chunk, off the sign-in path.
 const DailyChart = lazy(() => import("./DailyChart.tsx"));
@@ -74,6 +75,7 @@ export function ChartSection({ period }: { period: Period }) {
   return (
     <Card
       id="chart"
+      csv={panelCsvHref("daily", period)}
       title={byHour ? "Evolução por hora" : "Evolução diária"}
       subtitle={`Leads, cliques nos planos, cliques no WhatsApp e visitantes únicos por ${
         byHour ? "hora" : "dia"

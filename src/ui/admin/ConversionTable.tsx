@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { performanceOf } from "../../shared/analytics.ts";
 import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
+import { panelCsvHref } from "./panels.ts";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useConversionBySource, useWhatsapp } from "./queries.ts";
 import { Term } from "./Term.tsx";
@@ -102,6 +103,7 @@ export function ConversionTable({ period }: { period: Period }) {
   return (
     <Card
       id="conversion-by-source"
+      csv={panelCsvHref("conversion-by-utm-source", period)}
       title="Conversão por origem"
       subtitle="Cliques nos planos, leads e cliques no WhatsApp por origem UTM (utm_source) da sessão"
     >

@@ -6,6 +6,26 @@ import type { Lead } from "../../shared/admin_schemas.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
 import { channelLabel } from "../../shared/channels.ts";
 import { touchLabel } from "../../shared/metrics.ts";
+import type { Lang } from "../../shared/languages.ts";
+
+type WhatsAppLinks = typeof import("../../shared/whatsapp_link.ts");
+// The number plans of every country (libphonenumber-js, ≈ 50 KB gzip) load in their own chunk once a lead
+// is shown, off the sign-in path; until then a number shows as plain text.
+let links: WhatsAppLinks | undefined;
+let loading: Promise<WhatsAppLinks> | undefined;
+function useWhatsAppLinks(): WhatsAppLinks | undefined {
+  const [loaded, setLoaded] = useState(links);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    loading ??= import("../../shared/whatsapp_link.ts").then((m) => links = m);
+    loading.then((m) => live && setLoaded(m), () => {});
+    return () => {
+      live = false;
+    };
+  }, [loaded]);
+  return loaded;
+}
 
 const PAGE_SIZE = 25;
 
@@ -27,6 +47,44 @@ function TouchLine({ title, lead, t }: { title: string; lead: Lead; t: "first" |
     </p>
   );
 }
+/**
+ * The lead's WhatsApp number as typed, linked to wa.me when it reads as one number for sure (in the country
+ * of the language of the page the form was sent from); plain text otherwise.
+ */
+function WhatsAppNumber({ lead }: { lead: Lead }) {
+  const m = useWhatsAppLinks();
+  const lang: Lang | undefined = m?.langOfPage(lead.page ?? lead.lastLandingPage);
+  const href = m && lang ? m.whatsappHref(lead.whatsapp, lang) : null;
+  if (!href) return <span data-testid="lead-whatsapp-plain">{visibleText(lead.whatsapp)}</span>;
+  return (
+    <a
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      data-testid="lead-whatsapp"
+      aria-label={`Conversar no WhatsApp: ${visibleText(lead.whatsapp)}`}
+    >
+      {visibleText(lead.whatsapp)}
+    </a>
+  );
+}
+
+/** Where the lead came from: its last touch's channel and source / medium; the UTM source on older leads. */
+function LastTouch({ lead }: { lead: Lead }) {
+  if (lead.lastChannel) {
+    return (
+      <span data-testid="lead-origin">
+        <strong>{channelLabel(lead.lastChannel)}</strong>
+        <br />
+        {visibleText(touchLabel(lead.lastSource ?? "", lead.lastMedium ?? ""))}
+      </span>
+    );
+  }
+  return lead.utmSource
+    ? <span data-testid="lead-origin">{visibleText(lead.utmSource)}</span>
+    : <span className="admin-muted">—</span>;
+}
+
 const PLAN_NAMES: Record<string, string> = {
   micro: "Micro",
   pro: "Pro",
@@ -56,7 +114,9 @@ function LeadCard({ lead }: { lead: Lead }) {
       <p className="lead-line">
         {mailto ? <a href={mailto}>{visibleText(lead.email)}</a> : visibleText(lead.email)}
       </p>
-      <p className="lead-line">{visibleText(lead.whatsapp)}</p>
+      <p className="lead-line">
+        <WhatsAppNumber lead={lead} />
+      </p>
       <p className="lead-date admin-muted">{formatSubmitted(lead.submittedAt)}</p>
       {utm.length > 0 && (
         <p className="lead-utm">
@@ -108,10 +168,10 @@ function LeadTable({ leads }: { leads: Lead[] }) {
                 <td className="lead-line">
                   {mailto ? <a href={mailto}>{visibleText(lead.email)}</a> : visibleText(lead.email)}
                   <br />
-                  {visibleText(lead.whatsapp)}
+                  <WhatsAppNumber lead={lead} />
                 </td>
                 <td className="lead-line">
-                  {lead.utmSource ? visibleText(lead.utmSource) : <span className="admin-muted">—</span>}
+                  <LastTouch lead={lead} />
                 </td>
                 <td className="lead-line" data-testid="lead-utm-detail">
                   {lead.utmContent || lead.utmTerm

@@ -8,6 +8,7 @@ import {
   sumCounts,
 } from "../../shared/analytics.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
+import { panelCsvHref } from "./panels.ts";
 import { chartPoints } from "./ChartSection.tsx";
 import { Term } from "./Term.tsx";
 import { type MetricId, METRICS, WORDS } from "../../shared/metrics.ts";
@@ -97,6 +98,7 @@ export function VisitMetrics({ period }: { period: Period }) {
   return (
     <Card
       id="visits"
+      csv={panelCsvHref("summary", period)}
       title={METRICS.uniqueVisitors.name}
       subtitle="Pessoas diferentes no período, pelo endereço IP"
     >
@@ -145,6 +147,7 @@ export function ConversionMetrics({ period }: { period: Period }) {
   return (
     <Card
       id="conversions"
+      csv={panelCsvHref("summary", period)}
       title="Métricas de conversão"
       subtitle="Cliques que abriram o formulário de lead e formulários enviados"
     >
@@ -198,7 +201,7 @@ export function LeadMetrics({ period }: { period: Period }) {
   const summary = useSummary(period);
   const failed = series.isError || summary.isError;
   return (
-    <Card id="lead-stats" title="Estatísticas de leads">
+    <Card id="lead-stats" title="Estatísticas de leads" csv={panelCsvHref("summary", period)}>
       {failed
         ? (
           <LoadError
@@ -249,6 +252,7 @@ export function Funnel({ period }: { period: Period }) {
   return (
     <Card
       id="funnel"
+      csv={panelCsvHref("summary", period)}
       title="Funil"
       subtitle="Pessoas que visitaram; cliques, cliques no WhatsApp e leads contados por visitante único"
     >

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { formatInt, visibleText } from "./format.ts";
+import { visibleText } from "./format.ts";
 import { type Period, type RankingItem, type RankingKind, useRanking } from "./queries.ts";
-import { Delta } from "./Delta.tsx";
+import { panelCsvHref } from "./panels.ts";
+import { RankingFull, RankRow } from "./RankingFull.tsx";
 import { sourceLabel } from "../../shared/metrics.ts";
 import { Term } from "./Term.tsx";
 import type { FilterKey } from "../../shared/filters.ts";
@@ -26,9 +27,11 @@ interface RankingProps<K extends RankingKind> {
 }
 
 function Ranking<K extends RankingKind>(props: RankingProps<K>) {
-  const [one, many] = props.unit ?? ["visita", "visitas"];
+  const unit = props.unit ?? ["visita", "visitas"];
   const [on, setOn] = useState(false);
-  const q = useRanking(props.kind, props.period, on && props.toggle ? props.toggle[1] : "");
+  const [full, setFull] = useState(false);
+  const extra = on && props.toggle ? props.toggle[1] : "";
+  const q = useRanking(props.kind, props.period, extra);
   return (
     <Card
       id={props.id}
@@ -36,6 +39,7 @@ function Ranking<K extends RankingKind>(props: RankingProps<K>) {
       subtitle={props.subtitle}
       className="ranking-card"
       actions={<Term id={props.unit ? "entries" : "visits"} />}
+      csv={panelCsvHref(props.kind, props.period, extra)}
     >
       {props.toggle && (
         <label className="ranking-toggle">
@@ -56,23 +60,43 @@ function Ranking<K extends RankingKind>(props: RankingProps<K>) {
         : q.data.length === 0
         ? <p className="card-empty">{props.empty}</p>
         : (
-          <ol className="ranking">
-            {q.data.map((item, i) => (
-              <li key={props.label(item)}>
-                <span className="rank" aria-hidden="true">{i + 1}</span>
-                <span className="rank-name" title={visibleText(props.label(item))}>
-                  <FilterButton filterKey={props.filter[0]} value={props.filter[1](item)}>
-                    <span className="visually-hidden">{i + 1}º:</span> {visibleText(props.label(item))}
-                  </FilterButton>
-                </span>
-                <span className="rank-visits">
-                  {formatInt(item.visits)} {item.visits === 1 ? one : many}
-                  {"previousVisits" in item && <Delta current={item.visits} previous={item.previousVisits} />}
-                </span>
-              </li>
-            ))}
-          </ol>
+          <>
+            <ol className="ranking">
+              {q.data.map((item, i) => (
+                <RankRow
+                  key={props.label(item)}
+                  rank={i + 1}
+                  text={visibleText(props.label(item))}
+                  visits={item.visits}
+                  previous={"previousVisits" in item ? item.previousVisits : undefined}
+                  unit={unit}
+                  filter={[props.filter[0], props.filter[1](item)]}
+                />
+              ))}
+            </ol>
+            <button
+              type="button"
+              className="btn btn-outline btn-small ranking-more"
+              onClick={() => setFull(true)}
+              data-testid={`${props.id}-all`}
+            >
+              Ver todos
+            </button>
+          </>
         )}
+      {full && (
+        <RankingFull
+          id={props.id}
+          title={props.title}
+          kind={props.kind}
+          period={props.period}
+          extra={extra}
+          label={props.label}
+          unit={unit}
+          filter={props.filter}
+          onClose={() => setFull(false)}
+        />
+      )}
     </Card>
   );
 }

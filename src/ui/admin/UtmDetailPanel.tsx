@@ -5,6 +5,7 @@ import { Card, LoadError, Loading } from "./Card.tsx";
 import { FilterButton } from "./filter_context.tsx";
 import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useRanking } from "./queries.ts";
+import { panelCsvHref } from "./panels.ts";
 import { Term } from "./Term.tsx";
 
 interface Props {
@@ -23,7 +24,13 @@ interface Props {
 function UtmDetailPanel(props: Props) {
   const q = useRanking(props.kind, props.period, "", props.near);
   return (
-    <Card id={props.id} title={props.title} subtitle={props.subtitle} className="utm-detail-card">
+    <Card
+      id={props.id}
+      title={props.title}
+      subtitle={props.subtitle}
+      className="utm-detail-card"
+      csv={panelCsvHref(props.kind, props.period)}
+    >
       {!props.near
         ? <p className="admin-muted card-waiting">Carregado ao rolar até aqui.</p>
         : q.isPending

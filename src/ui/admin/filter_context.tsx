@@ -8,7 +8,13 @@ export const AddFilter = createContext<(key: FilterKey, value: string) => void>(
 
 /** A row's name as a button that filters the whole dashboard to it. */
 export function FilterButton(
-  { filterKey, value, children }: { filterKey: FilterKey; value: string; children: ReactNode },
+  { filterKey, value, children, after }: {
+    filterKey: FilterKey;
+    value: string;
+    children: ReactNode;
+    /** Runs after the filter is added (a dialog closes). */
+    after?: () => void;
+  },
 ) {
   const add = useContext(AddFilter);
   const what = `${FILTER_LABELS[filterKey]}: ${filterValueLabel(filterKey, value)}`;
@@ -19,7 +25,10 @@ export function FilterButton(
       title={`Filtrar o painel por ${what}`}
       aria-label={`Filtrar por ${what}`}
       data-filter={filterKey}
-      onClick={() => add(filterKey, value)}
+      onClick={() => {
+        add(filterKey, value);
+        after?.();
+      }}
     >
       {children}
     </button>

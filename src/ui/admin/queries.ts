@@ -109,7 +109,7 @@ export function useLeads(p: Period, filters: LeadFilters, page: number, pageSize
 }
 
 /** Each ranking's path under /api/tracking/rankings/ and the schema of its answer. */
-const RANKINGS = {
+export const RANKINGS = {
   "utm-source": utmSourceRanking,
   "utm-campaign": utmCampaignRanking,
   "pages": pageRanking,
