@@ -39,8 +39,11 @@ function open(button: HTMLElement): void {
   if (intent.kind === "plan") trackEvent("pricing_plan_click", "pricing", intent.planKey);
   else trackEvent("pricing_specialist_click", "pricing", "specialist");
   void trackClick(clickSource(intent));
-  void loadLeadDialog()
-    .then((m) => m.openLeadDialog(intent, button))
+  // The pressed state is painted first: opening a modal dialog restyles the whole (long) page, which on a
+  // slow phone takes a few frames, and the finger must see its answer before that.
+  const painted = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  void Promise.all([loadLeadDialog(), painted])
+    .then(([m]) => m.openLeadDialog(intent, button))
     .catch(() => {
       // The chunk could not be fetched (connection lost): the link's own destination still works.
       location.assign((button as HTMLAnchorElement).href);
