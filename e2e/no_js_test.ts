@@ -2,6 +2,7 @@
 // and the navigation, anchor, language and plan links lead to real pages.
 import assert from "node:assert/strict";
 import { browserTest, getBrowser, serveApp } from "./browser.ts";
+import { UA, waitFor } from "./visitor.ts";
 import { SITE_PAGES } from "./site_fixtures.ts";
 
 browserTest("no javascript: every public page reads, its FAQ works and its links resolve", async () => {
@@ -57,12 +58,13 @@ browserTest("no javascript: every public page reads, its FAQ works and its links
       );
       for (const href of new Set(links)) {
         if (/^(https?:|mailto:|tel:)/.test(href) && !href.startsWith(baseUrl)) continue;
+        if (href.startsWith("/go/checkout?")) continue; // a redirect, checked below and in the next test
         const problem = await resolve(href.startsWith("#") ? p.path + href : href);
         if (problem) broken.push(`${p.path}: ${problem}`);
       }
       const langs = await page.locator(".lang-list a[hreflang]").count();
       assert.equal(langs, 3, `${p.path}: language links`);
-      // A plan button is a real link: to the plan's checkout, or WhatsApp for the specialist.
+      // A plan button is a real link: through /go/checkout to the plan's checkout, or WhatsApp for the specialist.
       for (
         const href of await page.locator("[data-lead]").evaluateAll((els) =>
           els.map((el) => el.getAttribute("href"))
@@ -70,7 +72,7 @@ browserTest("no javascript: every public page reads, its FAQ works and its links
       ) {
         assert.match(
           href ?? "",
-          /^https:\/\/(app\.zapflow\.com\.br|wa\.me)\//,
+          /^(\/go\/checkout\?plan=(micro|pro|premium)|https:\/\/wa\.me\/.*)$/,
           `${p.path}: plan link ${href}`,
         );
       }
@@ -92,3 +94,67 @@ browserTest("no javascript: every public page reads, its FAQ works and its links
     await server.close();
   }
 });
+
+browserTest(
+  "no javascript: a plan link reaches checkout with every origin parameter and a counted click",
+  async () => {
+    const server = await serveApp();
+    const context = await (await getBrowser()).newContext({
+      javaScriptEnabled: false,
+      viewport: { width: 390, height: 844 },
+      userAgent: UA, // a person's browser: headless ones are bots, not counted
+    });
+    const checkouts: string[] = [];
+    await context.route("https://app.zapflow.com.br/**", async (route) => {
+      checkouts.push(route.request().url());
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<!doctype html><title>ok</title>ok",
+      });
+    });
+    try {
+      const page = await context.newPage();
+      const landing = "?utm_source=facebook&utm_medium=paid_social&utm_campaign=bf&utm_content=video1" +
+        "&utm_term=crm&fbclid=IwAR0abc";
+      for (const [path, plan] of [["/pt-br", "Pro"], ["/en", "Micro"], ["/es", "Premium"]]) {
+        await page.goto(server.baseUrl + path + landing);
+        await page.locator(`#precos a[data-lead]`, { hasText: plan }).click();
+        await page.waitForURL(/app\.zapflow\.com\.br/);
+      }
+      assert.equal(checkouts.length, 3);
+      for (const [i, plan] of ["pro", "micro", "premium"].entries()) {
+        const url = new URL(checkouts[i]);
+        assert.equal(url.pathname, `/checkout/${plan}`);
+        assert.deepEqual(Object.fromEntries(url.searchParams), {
+          utm_source: "facebook",
+          utm_campaign: "bf",
+          utm_medium: "paid_social",
+          utm_content: "video1",
+          utm_term: "crm",
+          fbclid: "IwAR0abc",
+        });
+      }
+      const clicks = await waitFor(
+        () =>
+          server.db.query<{ source: string; utm_source: string; utm_campaign: string; utm_medium: string }>(
+            "select source, utm_source, utm_campaign, utm_medium from clicks order by id",
+          ),
+        (rows) => rows.length === 3,
+      );
+      assert.deepEqual(clicks.map((c) => c.source), [
+        "pricing_pro_plan",
+        "pricing_micro_plan",
+        "pricing_premium_plan",
+      ]);
+      assert.ok(
+        clicks.every((c) =>
+          c.utm_source === "facebook" && c.utm_campaign === "bf" && c.utm_medium === "paid_social"
+        ),
+      );
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  },
+);

@@ -11,6 +11,7 @@ import { VisitorKeys } from "./services/visitor_key.ts";
 import { health } from "./routes/health.ts";
 import { pages } from "./routes/pages.tsx";
 import { seo } from "./routes/seo.ts";
+import { go } from "./routes/go.ts";
 import { adminApi } from "./routes/api/admin.ts";
 import { leadsApi } from "./routes/api/leads.ts";
 import { trackingApi } from "./routes/api/tracking.ts";
@@ -78,6 +79,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
     throw allow.length ? new MethodNotAllowed(allow) : new NotFound();
   });
   app.route("/", seo);
+  app.route("/", go);
   app.route("/", pages);
 
   app.onError(errorHandler);

@@ -2,6 +2,7 @@
 // is set and nothing identifies the visitor (the server keys visitors by a monthly-salted hash).
 import { CLICK_IDS, type ClickId } from "../shared/click_ids.ts";
 import { MAX_ENGAGED_MS } from "../shared/engagement_limits.ts";
+import { originOf, withOrigin } from "../shared/checkout_origin.ts";
 
 const SESSION_KEY = "zapflow.sessionId";
 const UTM_KEY = "zapflow.utm";
@@ -133,18 +134,15 @@ export function storedTouch(): StoredTouch | null {
   return typeof touch?.landingPage === "string" ? touch : null;
 }
 
-/** Appends the stored UTM parameters to a link; an invalid URL gives back the link unchanged. */
+/**
+ * Appends the visit's origin to a checkout link: the stored UTM parameters (the spec's three, plus
+ * utm_content and utm_term when the landing URL had them) and the ad click ids of the session's landing URL.
+ * An invalid URL gives back the link unchanged.
+ */
 export function withUtm(link: string): string {
-  try {
-    const url = new URL(link);
-    const utm = storedUtm();
-    for (const f of ["utm_source", "utm_campaign", "utm_medium"] as const) {
-      if (utm[f]) url.searchParams.set(f, utm[f]!);
-    }
-    return url.toString();
-  } catch {
-    return link;
-  }
+  const landing = storedTouch()?.landingPage ?? "";
+  const query = landing.includes("?") ? landing.slice(landing.indexOf("?")) : "";
+  return withOrigin(link, { ...originOf(query), ...storedUtm() });
 }
 
 /** Error text as the spec's catalogue words it: status, colon, body (or status text / 'Unknown error'). */

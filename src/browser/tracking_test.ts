@@ -24,8 +24,29 @@ Deno.test("tracking: UTM parameters are captured from the landing URL and append
   assert.equal(storedUtm().utm_source, "google");
   assert.equal(
     withUtm("https://app.zapflow.com.br/checkout/pro?ref=site"),
-    "https://app.zapflow.com.br/checkout/pro?ref=site&utm_source=google&utm_campaign=bf&utm_medium=cpc",
+    "https://app.zapflow.com.br/checkout/pro?ref=site&utm_source=google&utm_campaign=bf&utm_medium=cpc&utm_term=crm",
   );
+});
+
+Deno.test("tracking: the checkout gets utm_content, utm_term and the landing URL's ad click ids too", () => {
+  sessionStorage.clear();
+  const landing = "?utm_source=facebook&utm_medium=paid&utm_campaign=bf&utm_content=video1&utm_term=crm" +
+    "&fbclid=IwAR0abc&gclid=Cj0KCQ&other=x";
+  captureUtm(landing);
+  captureTouch(landing, "/pt-br", "", "localhost");
+  const url = new URL(withUtm("https://app.zapflow.com.br/checkout/pro"));
+  assert.deepEqual(Object.fromEntries(url.searchParams), {
+    utm_source: "facebook",
+    utm_campaign: "bf",
+    utm_medium: "paid",
+    utm_content: "video1",
+    utm_term: "crm",
+    gclid: "Cj0KCQ",
+    fbclid: "IwAR0abc",
+  });
+  // Without any origin, the link stays as it is.
+  sessionStorage.clear();
+  assert.equal(withUtm("https://app.zapflow.com.br/checkout/pro"), "https://app.zapflow.com.br/checkout/pro");
 });
 
 Deno.test("tracking: an invalid link is returned unchanged and unreadable UTM storage counts as empty", () => {

@@ -15,10 +15,10 @@
 // |                           |   delegated listener (clicks.ts)      |                                             |
 // | consent banner            | server-rendered hidden, plain DOM     | bootstrap (only pages with a pixel/GTM in   |
 // |                           |   (consent_banner.ts)                 |   opt-in mode render it)                    |
-// | pricing buttons           | links to the checkout/WhatsApp; lead.ts | bootstrap                                 |
-// |                           |   makes them buttons                  |                                             |
-// | lead modal (React)        | island "lead": hydrateRoot on its     | interaction: first pointer, focus or touch  |
-// |                           |   marker, dialog chunk on first open  |   on a plan button (islands/lead.tsx)       |
+// | pricing buttons           | links to /go/checkout or WhatsApp;    | bootstrap; a tap before it is held by the   |
+// |                           |   lead.ts makes them buttons          |   inline handler (ui/early_tap.ts)          |
+// | lead dialog               | server-rendered <dialog>, plain DOM   | plans near the screen or first touch        |
+// |                           |   chunk (lead_dialog.ts), no React    |   anywhere (lead.ts)                        |
 // | video facades             | island "video": plain DOM swaps in    | interaction with the poster; a click that   |
 // |                           |   the player                          |   loaded it is replayed (islands/video.ts)  |
 // | customer-logo fallback    | island "logos": plain DOM tiles       | visible (islands/logos.ts)                  |
@@ -31,7 +31,6 @@ export type IslandModule = {
 };
 
 const ISLANDS: Record<string, () => Promise<IslandModule>> = {
-  lead: () => import("./islands/lead.tsx"),
   video: () => import("./islands/video.ts"),
   logos: () => import("./islands/logos.ts"),
 };

@@ -1,13 +1,71 @@
-// Pricing buttons: server-rendered as links to the checkout (or WhatsApp), which is where they lead without
-// JavaScript. Here they become buttons that record the click at once (analytics event and click source,
-// spec section 7), load the lead modal's island if it is not running yet, and open it.
+// Pricing buttons: server-rendered as links to /go/checkout (or WhatsApp), which is where they lead without
+// JavaScript. Here they become buttons that answer a tap at once: pressed (aria-busy) in the same frame,
+// the click recorded (analytics event and click source, spec section 7) and the lead dialog opened as soon
+// as its small chunk is in (src/client/lead_dialog.ts). That chunk is fetched before anyone taps: when a plan
+// button comes within a screen or two of the viewport, or on the first touch or pointer anywhere (on a phone,
+// the first scroll). A tap that came before this script ran was held by the page's inline handler
+// (src/ui/early_tap.ts) and is answered here.
 import { trackEvent } from "../browser/analytics.ts";
 import { trackClick } from "../browser/tracking.ts";
-import { clickSource, type LeadIntent, openLeadModal } from "../ui/lead/lead_events.ts";
-import { loadIsland } from "./islands.ts";
+import { clickSource, type LeadIntent } from "../ui/lead/lead_events.ts";
+import { EARLY_TAP_KEY } from "../ui/early_tap.ts";
+
+type DialogModule = typeof import("./lead_dialog.ts");
+let dialogCode: Promise<DialogModule> | undefined;
+
+/**
+ * The dialog's code, fetched once. Its two shared chunks (the pixel's helpers, the e-mail rule) are asked for
+ * at the same time, not after the dialog's chunk has been read: one round trip instead of two (400 ms each on
+ * the slow phone of bench/slow_phone.ts).
+ */
+export function loadLeadDialog(): Promise<DialogModule> {
+  dialogCode ??= Promise.all([
+    import("./lead_dialog.ts"),
+    import("../browser/pixel.ts"),
+    import("../shared/email.ts"),
+  ]).then(([m]) => m);
+  return dialogCode;
+}
+
+function open(button: HTMLElement): void {
+  let intent: LeadIntent;
+  try {
+    intent = JSON.parse(button.dataset.lead ?? "");
+  } catch {
+    return;
+  }
+  // Pressed at once, until the dialog is up (the CSS shows :active and aria-busy alike).
+  button.setAttribute("aria-busy", "true");
+  if (intent.kind === "plan") trackEvent("pricing_plan_click", "pricing", intent.planKey);
+  else trackEvent("pricing_specialist_click", "pricing", "specialist");
+  void trackClick(clickSource(intent));
+  // The pressed state is painted first: opening a modal dialog restyles the whole (long) page, which on a
+  // slow phone takes a few frames, and the finger must see its answer before that.
+  const painted = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  void Promise.all([loadLeadDialog(), painted])
+    .then(([m]) => m.openLeadDialog(intent, button))
+    .catch(() => {
+      // The chunk could not be fetched (connection lost): the link's own destination still works.
+      location.assign((button as HTMLAnchorElement).href);
+    })
+    .finally(() => button.removeAttribute("aria-busy"));
+}
+
+/**
+ * Answers a tap the page's inline handler held before this script ran. Called once tracking has taken the
+ * landing URL's UTM and touch (site.ts), so the click is counted with the visit's origin.
+ */
+export function answerEarlyTap(): void {
+  const w = globalThis as unknown as Record<string, HTMLElement | undefined>;
+  const early = w[EARLY_TAP_KEY];
+  if (!early) return;
+  w[EARLY_TAP_KEY] = undefined;
+  open(early);
+}
 
 export function startLeadButtons(): void {
-  for (const link of document.querySelectorAll("a[data-lead]")) link.setAttribute("role", "button");
+  const buttons = [...document.querySelectorAll<HTMLElement>("a[data-lead]")];
+  for (const link of buttons) link.setAttribute("role", "button");
   document.addEventListener("keydown", (event) => {
     // A button answers the space bar too.
     if (event.key !== " " || !(event.target instanceof HTMLAnchorElement)) return;
@@ -19,15 +77,21 @@ export function startLeadButtons(): void {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("a[data-lead]") : null;
     if (!button) return;
     event.preventDefault();
-    let intent: LeadIntent;
-    try {
-      intent = JSON.parse(button.dataset.lead ?? "");
-    } catch {
-      return;
-    }
-    if (intent.kind === "plan") trackEvent("pricing_plan_click", "pricing", intent.planKey);
-    else trackEvent("pricing_specialist_click", "pricing", "specialist");
-    void trackClick(clickSource(intent));
-    void loadIsland("lead").then(() => openLeadModal(intent));
+    open(button);
   });
+  if (!buttons.length) return;
+  // From here on the inline handler lets taps through to the listener above.
+  document.documentElement.dataset.leadButtons = "ready";
+  // Prefetch: near the screen, or the first touch, pointer or key anywhere.
+  const FIRST = ["touchstart", "pointerdown", "keydown"] as const;
+  const prefetch = () => {
+    near.disconnect();
+    for (const type of FIRST) removeEventListener(type, prefetch, true);
+    void loadLeadDialog().catch(() => {});
+  };
+  const near = new IntersectionObserver((entries) => {
+    if (entries.some((e) => e.isIntersecting)) prefetch();
+  }, { rootMargin: "150% 0px" });
+  for (const b of buttons) near.observe(b);
+  for (const type of FIRST) addEventListener(type, prefetch, { capture: true, passive: true });
 }

@@ -7,7 +7,7 @@ import { startTooltips } from "./tooltips.ts";
 import { startFaq } from "./faq.ts";
 import { startClicks } from "./clicks.ts";
 import { startConsentBanner } from "./consent_banner.ts";
-import { startLeadButtons } from "./lead.ts";
+import { answerEarlyTap, startLeadButtons } from "./lead.ts";
 import { startIslands } from "./islands.ts";
 
 /** Reads the data the server embedded in the page. */
@@ -37,6 +37,7 @@ export function startSite(): void {
   // that makes the page answer its first tap. The page's listeners are all in place already.
   setTimeout(() => {
     startTracking(data.config, { visit: data.visit !== false });
+    answerEarlyTap(); // a plan tap that came before this script, now with the visit's origin taken
     // Tests and tools wait for this: every behaviour of the page answers from here on.
     document.documentElement.dataset.hydrated = "true";
   });

@@ -57,7 +57,9 @@ appTest("pages: only the page's own language is embedded, and no locale bundle",
   const data = JSON.parse(html.match(/<script id="page-data"[^>]*>(.*?)<\/script>/)![1]);
   assert.equal(data.lang, "en");
   assert.equal(data.resources, undefined, "islands carry the strings they use in their props");
-  assert.ok(html.includes('data-island="lead"'));
+  // The lead dialog is in the page, closed, with its strings in the page's language only.
+  assert.ok(html.includes('<dialog id="lead-dialog"'));
+  assert.ok(html.includes("Subscribe to the {{plan}} plan"));
   assert.ok(!html.includes("Automação de WhatsApp Business"));
 });
 

@@ -8,6 +8,7 @@ import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/route
 import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
 import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
+import { EARLY_TAP_SCRIPT } from "../ui/early_tap.ts";
 import { Document, type HeadMeta } from "../ui/Document.tsx";
 import {
   NOT_FOUND_NAMESPACES,
@@ -184,6 +185,7 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
       inlineCss={isAdmin ? undefined : deps.assets.inlineCss(pageStyles)}
       fonts={isAdmin ? undefined : deps.assets.entry("styles").fonts}
       script={entry.js}
+      inlineScript={isAdmin ? undefined : EARLY_TAP_SCRIPT}
       preloads={entry.imports}
       pageData={serializePageData(data)}
     >

@@ -22,6 +22,8 @@ export interface DocumentProps {
   /** Stylesheet text inlined in the head (public pages: nothing render-blocking to fetch); replaces `styles`. */
   inlineCss?: string;
   script?: string;
+  /** A small inline script run before the bootstrap (public pages: src/ui/early_tap.ts). */
+  inlineScript?: string;
   preloads: string[];
   /** Font files the first paint needs (preloaded so text does not reflow when they arrive). */
   fonts?: string[];
@@ -84,6 +86,9 @@ export function Document(props: DocumentProps) {
           <noscript>
             <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
           </noscript>
+        )}
+        {props.inlineScript && (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.inlineScript }} />
         )}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (

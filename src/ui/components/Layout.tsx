@@ -2,16 +2,15 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
-import { LeadModal } from "../lead/LeadModal.tsx";
+import { LeadDialog } from "../lead/LeadDialog.tsx";
 import { ConsentBanner } from "../lead/ConsentBanner.tsx";
 import { flatten } from "../lead/strings.ts";
-import { Island } from "../Island.tsx";
 import { usePublicConfig } from "../public_config.ts";
 import { hasThirdParties } from "../../browser/consent.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { PageId } from "../../shared/routes.ts";
 
-/** Header, main landmark and footer shared by every public page, and the lead modal's island. */
+/** Header, main landmark and footer shared by every public page, and the lead dialog (closed). */
 export function Layout({ lang, page, children }: { lang: Lang; page: PageId; children: ReactNode }) {
   const { t } = useTranslation("common");
   const config = usePublicConfig();
@@ -25,9 +24,7 @@ export function Layout({ lang, page, children }: { lang: Lang; page: PageId; chi
       <Header lang={lang} page={page} />
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer lang={lang} />
-      <Island name="lead" when="interaction" triggers="[data-lead]" props={{ lang, strings }}>
-        <LeadModal lang={lang} strings={strings} />
-      </Island>
+      <LeadDialog lang={lang} strings={strings} />
       {hasThirdParties(config) && config.consentMode === "opt-in" && <ConsentBanner lang={lang} />}
     </>
   );

@@ -3,13 +3,6 @@ export type LeadIntent =
   | { kind: "plan"; planKey: "micro" | "pro" | "premium"; planName: string; checkoutUrl: string }
   | { kind: "specialist"; checkoutUrl: string };
 
-export const LEAD_OPEN_EVENT = "lead:open";
-
-/** Opens the lead modal (the modal island listens for this event once it is running). */
-export function openLeadModal(intent: LeadIntent): void {
-  globalThis.dispatchEvent(new CustomEvent<LeadIntent>(LEAD_OPEN_EVENT, { detail: intent }));
-}
-
 /** `data-lead`: marks a pricing link as opening the lead modal with this intent (read by src/client/lead.ts). */
 export function leadButton(intent: LeadIntent): { "data-lead": string } {
   return { "data-lead": JSON.stringify(intent) };

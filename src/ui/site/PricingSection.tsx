@@ -8,9 +8,10 @@ import { Section } from "./SectionHeader.tsx";
 import { InfoTip } from "./Tooltip.tsx";
 
 /**
- * The pricing section (anchor `precos`), shared by the home and Trello pages. A plan button is a link to the
- * plan's checkout (the specialist's to WhatsApp), which is where it leads without JavaScript; with it, the
- * bootstrap makes it a button that opens the lead modal first (src/client/lead.ts).
+ * The pricing section (anchor `precos`), shared by the home and Trello pages. A plan button is a link to
+ * /go/checkout (src/routes/go.ts: counts the click, carries the visit's origin to the plan's checkout), which
+ * is where it leads without JavaScript; the specialist's goes to WhatsApp. With JavaScript, the bootstrap
+ * makes them buttons that open the lead dialog first (src/client/lead.ts).
  */
 export function PricingSection({ lang }: { lang: Lang }) {
   const { t } = useTranslation("home");
@@ -51,7 +52,7 @@ export function PricingSection({ lang }: { lang: Lang }) {
               </ul>
               <a
                 className={plan.highlighted ? "btn btn-primary btn-block" : "btn btn-outline btn-block"}
-                href={plan.checkoutUrl}
+                href={`/go/checkout?plan=${plan.key}`}
                 {...leadButton({
                   kind: "plan",
                   planKey: plan.key,

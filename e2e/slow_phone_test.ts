@@ -1,0 +1,157 @@
+// A prospect from an ad on a slow phone (390 × 844 touch, 400 kbps, 400 ms latency, CPU 4× slower: the
+// throttling of bench/slow_phone.ts, which prints the timings): a plan tap answers at once and no tap loses
+// the visit's origin. No timings are asserted here, only what the visitor sees and what reaches the checkout.
+import assert from "node:assert/strict";
+import type { Page } from "playwright-core";
+import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
+import { UA, waitFor } from "./visitor.ts";
+import { throttle } from "../bench/slow_phone.ts";
+
+const LANDING = "?utm_source=facebook&utm_medium=paid_social&utm_campaign=bf&utm_content=video1" +
+  "&utm_term=crm&fbclid=IwAR0abc&gclid=Cj0KCQ";
+const ORIGIN = {
+  utm_source: "facebook",
+  utm_campaign: "bf",
+  utm_medium: "paid_social",
+  utm_content: "video1",
+  utm_term: "crm",
+  gclid: "Cj0KCQ",
+  fbclid: "IwAR0abc",
+};
+
+async function phone(server: Served) {
+  const context = await (await getBrowser()).newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    locale: "pt-BR",
+    userAgent: UA,
+  });
+  const checkouts: string[] = [];
+  await context.route("https://app.zapflow.com.br/**", async (route) => {
+    checkouts.push(route.request().url());
+    await route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: "<!doctype html><title>ok</title>ok",
+    });
+  });
+  const page = await context.newPage();
+  await throttle(page);
+  return { context, page, checkouts, base: server.baseUrl };
+}
+
+async function fillAndSubmit(page: Page) {
+  await page.fill("#lead-name", "Maria Lenta");
+  await page.fill("#lead-email", "maria@example.com");
+  await page.fill("#lead-whatsapp", "+55 11 91234-5678");
+  await page.locator("dialog[open] button[type=submit]").tap();
+}
+
+browserTest(
+  "slow phone: a tap before the scripts run is held and opens the dialog once they do",
+  async () => {
+    const server = await serveApp();
+    const v = await phone(server);
+    try {
+      // The bootstrap is held back until the tap has happened: the race of a real slow phone, made certain.
+      let release!: () => void;
+      const held = new Promise<void>((r) => release = r);
+      await v.page.route("**/assets/site-*.js", async (route) => {
+        await held;
+        await route.continue();
+      });
+      // (Not "domcontentloaded": that waits for the module script.)
+      await v.page.goto(v.base + "/pt-br" + LANDING, { waitUntil: "commit" });
+      const button = v.page.locator("#precos a[data-lead]").nth(1);
+      await button.waitFor({ timeout: 60_000 });
+      await button.tap();
+      // Pressed, and still on the page: the link did not leave for the checkout.
+      assert.equal(await button.getAttribute("aria-busy"), "true");
+      assert.equal(await v.page.evaluate(() => document.documentElement.dataset.hydrated), undefined);
+      assert.deepEqual(v.checkouts, []);
+      release();
+      const dialog = v.page.getByRole("dialog", { name: "Assinar o plano Pro" });
+      await dialog.waitFor({ timeout: 60_000 });
+      assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
+      assert.equal(await button.getAttribute("aria-busy"), null, "no longer busy once the dialog is up");
+      await fillAndSubmit(v.page);
+      await waitFor(() => Promise.resolve(v.checkouts.length), (n) => n === 1, 30_000);
+      const url = new URL(v.checkouts[0]);
+      assert.equal(url.pathname, "/checkout/pro");
+      assert.deepEqual(Object.fromEntries(url.searchParams), ORIGIN);
+      const clicks = await waitFor(
+        () =>
+          server.db.query<{ source: string; utm_source: string }>("select source, utm_source from clicks"),
+        (rows) => rows.length === 1,
+        15_000,
+      );
+      assert.deepEqual(clicks, [{ source: "pricing_pro_plan", utm_source: "facebook" }]);
+      const leads = await server.db.query<{ plan: string; utm_source: string }>(
+        "select plan, utm_source from leads",
+      );
+      assert.deepEqual(leads, [{ plan: "pro", utm_source: "facebook" }]);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+browserTest(
+  "slow phone: a plan tap shows it was pressed, the dialog locks the page and tells the next step",
+  async () => {
+    const server = await serveApp();
+    const v = await phone(server);
+    try {
+      await v.page.goto(v.base + "/pt-br" + LANDING);
+      await v.page.waitForSelector("html[data-hydrated=true]", { timeout: 60_000 });
+      // What the button shows in the very task of the tap (after the page's own click listeners).
+      await v.page.evaluate(() => {
+        addEventListener("click", (e) => {
+          const a = (e.target as Element).closest("a[data-lead]");
+          if (a) (globalThis as unknown as { pressed: string | null }).pressed = a.getAttribute("aria-busy");
+        });
+      });
+      const button = v.page.locator("#precos a[data-lead]").nth(0);
+      await button.scrollIntoViewIfNeeded();
+      await button.tap();
+      assert.equal(
+        await v.page.evaluate(() => (globalThis as unknown as { pressed: string }).pressed),
+        "true",
+      );
+      const dialog = v.page.getByRole("dialog", { name: "Assinar o plano Micro" });
+      await dialog.waitFor({ timeout: 60_000 });
+      assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
+      assert.match(await dialog.locator("#lead-description").innerText(), /teste grátis de 7 dias/);
+      // The page behind does not scroll while the dialog is open.
+      const before = await v.page.evaluate(() => scrollY);
+      assert.equal(
+        await v.page.evaluate(() => getComputedStyle(document.documentElement).overflow),
+        "hidden",
+      );
+      await v.page.mouse.move(195, 100);
+      await v.page.mouse.wheel(0, 400);
+      await v.page.waitForTimeout(500);
+      assert.equal(await v.page.evaluate(() => scrollY), before);
+      await dialog.getByRole("button", { name: "Cancelar" }).tap();
+      await dialog.waitFor({ state: "hidden" });
+      assert.notEqual(
+        await v.page.evaluate(() => getComputedStyle(document.documentElement).overflow),
+        "hidden",
+      );
+      // The specialist's privacy line speaks of the specialist, not of a subscription.
+      await v.page.getByRole("button", { name: "Falar com um especialista" }).tap();
+      const specialist = v.page.getByRole("dialog", { name: "Falar com um especialista" });
+      await specialist.waitFor({ timeout: 60_000 });
+      const privacy = await specialist.locator(".lead-privacy:not([hidden])").innerText();
+      assert.doesNotMatch(privacy, /assinatura/i);
+      assert.match(privacy, /especialista/);
+      // The plan's line is the other one.
+      assert.equal(await specialist.locator(".lead-privacy").count(), 2);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
