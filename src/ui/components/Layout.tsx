@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Header } from "./Header.tsx";
 import { Footer } from "./Footer.tsx";
+import { PHONE_BAR_PAGES, PhoneBar } from "./PhoneBar.tsx";
 import { LeadModal } from "../lead/LeadModal.tsx";
 import { ConsentBanner } from "../lead/ConsentBanner.tsx";
 import { flatten } from "../lead/strings.ts";
@@ -22,13 +23,15 @@ export function Layout({ lang, page, children }: { lang: Lang; page: PageId; chi
   return (
     <>
       <a className="skip-link" href="#main">{t("nav.skipToContent")}</a>
+      {/* The consent banner comes first after the skip link: a keyboard reaches its choice at once. */}
+      {hasThirdParties(config) && config.consentMode === "opt-in" && <ConsentBanner lang={lang} />}
       <Header lang={lang} page={page} />
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer lang={lang} />
+      {PHONE_BAR_PAGES.includes(page) && <PhoneBar lang={lang} page={page} />}
       <Island name="lead" when="interaction" triggers="[data-lead]" props={{ lang, strings }}>
         <LeadModal lang={lang} strings={strings} />
       </Island>
-      {hasThirdParties(config) && config.consentMode === "opt-in" && <ConsentBanner lang={lang} />}
     </>
   );
 }
