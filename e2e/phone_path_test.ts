@@ -72,6 +72,15 @@ function barState(page: Page) {
 
 /** Waits for the bar's transition to end in the expected state. */
 async function barShown(page: Page, shown: boolean) {
+  const state = () =>
+    page.evaluate(() => ({
+      url: location.href,
+      scrollY,
+      on: document.documentElement.classList.contains("phone-bar-on"),
+      heroBottom: document.querySelector("main .hero")?.getBoundingClientRect().bottom,
+      focus: document.activeElement?.tagName,
+      dialog: !!document.querySelector("dialog[open]"),
+    }));
   await page.waitForFunction(
     (want) => {
       const bar = document.querySelector<HTMLElement>(".phone-bar");
@@ -81,8 +90,12 @@ async function barShown(page: Page, shown: boolean) {
       return on === want;
     },
     shown,
-    { timeout: 5000 },
-  );
+    { timeout: 10_000 },
+  ).catch(async (e) => {
+    throw new Error(`bar ${shown ? "not shown" : "still shown"}: ${JSON.stringify(await state())}`, {
+      cause: e,
+    });
+  });
 }
 
 /** A finger on the menu button where it is (the header is sticky: nothing scrolls before the tap). */
