@@ -320,8 +320,15 @@ browserTest(
         await page.locator('.lang-list a[hreflang="en"]').tap();
         await page.waitForURL(served.baseUrl + "/en" + query + "#precos");
         await page.waitForSelector("html[data-hydrated=true]");
-        const top = await page.evaluate(() => document.getElementById("precos")!.getBoundingClientRect().top);
-        assert.ok(top >= 0 && top < 200, `lands on the plans (top ${top})`);
+        // The browser scrolls to the anchor once the page has loaded: wait for it to land on the plans.
+        await page.waitForFunction(
+          () => {
+            const top = document.getElementById("precos")!.getBoundingClientRect().top;
+            return top >= 0 && top < 200;
+          },
+          null,
+          { timeout: 10_000 },
+        );
         // On a legal page, the numbered section goes along.
         await hydrated(page, served.baseUrl + "/en/privacy-policy");
         await page.evaluate(() =>
