@@ -38,6 +38,22 @@ export function whatsappLink(text: string): string {
   return `https://wa.me/${WHATSAPP_NUMBER}?text=${encodeURIComponent(text)}`;
 }
 
+/** Which prefilled WhatsApp text each page's WhatsApp links send (`SITE.whatsappMessages`). */
+export const PAGE_WHATSAPP_MESSAGE = {
+  home: "specialist",
+  pipefy: "pipefy",
+  trello: "trello",
+  customers: "customers",
+  terms: "specialist",
+  privacy: "specialist",
+  admin: "specialist",
+} as const;
+
+/** The WhatsApp link of a page, with the text meant for it (the Trello page sends the Trello message). */
+export function pageWhatsappLink(page: keyof typeof PAGE_WHATSAPP_MESSAGE, lang: Lang): string {
+  return whatsappLink(SITE.whatsappMessages[PAGE_WHATSAPP_MESSAGE[page]][lang]);
+}
+
 /** A self-hosted poster image under `static/`, in a modern format (WebP, AVIF), with its size in pixels. */
 export interface VideoThumbnail {
   src: string;
@@ -104,6 +120,14 @@ export const SITE = {
       pt: "Olá! Quero saber mais sobre a integração do WhatsApp com o Trello.",
       en: "Hi! I would like to know more about the WhatsApp integration with Trello.",
       es: "¡Hola! Quiero saber más sobre la integración de WhatsApp con Trello.",
+    },
+    customers: {
+      pt:
+        "Olá! Vi os clientes da ZapFlow e quero saber como a automação de WhatsApp funcionaria na minha empresa.",
+      en:
+        "Hi! I saw ZapFlow's customers and would like to know how WhatsApp automation would work for my company.",
+      es:
+        "¡Hola! Vi los clientes de ZapFlow y quiero saber cómo funcionaría la automatización de WhatsApp en mi empresa.",
     },
   } satisfies Record<string, Record<Lang, string>>,
   /**

@@ -25,7 +25,10 @@ export function startHeader(): void {
   if (!toggle || !nav || !dropdown || !dropdownToggle || !dropdownMenu) return;
 
   let menuOpen = false;
+  // The section being read when the phone menu opened: what a language chip in it carries over.
+  let sectionAtOpen: string | null = null;
   const setMenu = (open: boolean) => {
+    if (open && !menuOpen) sectionAtOpen = currentSection();
     menuOpen = open;
     toggle.setAttribute("aria-expanded", String(open));
     nav.classList.toggle("open", open);
@@ -84,11 +87,26 @@ export function startHeader(): void {
     if (link?.getAttribute("href")?.includes("#")) setTimeout(() => setMenu(false), MENU_CLOSE_MS);
   });
 
-  // The query string (UTM and others) follows a language switch. Pages are rendered without it (one cached
-  // HTML per page), so the links gain it here.
-  const query = location.search === "?" ? "" : location.search;
+  // A language switch keeps the query string (UTM and others; the server writes it into the links too, for
+  // visits without JavaScript) and the place: the section being read goes along as the anchor, the same in
+  // every language (shared/routes.ts, switchPath).
   for (const link of document.querySelectorAll<HTMLAnchorElement>(".lang-list a[data-lang]")) {
-    if (query) link.setAttribute("href", link.getAttribute("href") + query);
-    link.addEventListener("click", () => rememberLang(link.dataset.lang as Lang));
+    link.addEventListener("click", () => {
+      rememberLang(link.dataset.lang as Lang);
+      const url = new URL(link.href);
+      url.search = location.search;
+      url.hash = (menuOpen ? sectionAtOpen : currentSection()) ?? "";
+      link.href = url.href;
+    });
   }
+}
+
+/** The id of the section under the sticky header, or null at the top of the page (before any section). */
+function currentSection(): string | null {
+  const line = (parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0) + 8;
+  let id: string | null = null;
+  for (const section of document.querySelectorAll<HTMLElement>("main section[id]")) {
+    if (section.getBoundingClientRect().top <= line) id = section.id;
+  }
+  return id;
 }

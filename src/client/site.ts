@@ -9,6 +9,7 @@ import { startClicks } from "./clicks.ts";
 import { startConsentBanner } from "./consent_banner.ts";
 import { answerEarlyTap, startLeadButtons } from "./lead.ts";
 import { startIslands } from "./islands.ts";
+import { startPhoneBar } from "./phone_bar.ts";
 
 /** Reads the data the server embedded in the page. */
 function readPageData(): PageData {
@@ -28,6 +29,7 @@ export function startSite(): void {
   startFaq();
   startLeadButtons();
   startConsentBanner(data.config);
+  startPhoneBar();
   startIslands();
   // A legal page always opens at its top: the browser does not restore an earlier scroll position there
   // (no scrollTo, which would force a layout while the page loads).

@@ -4,7 +4,8 @@ import type { Context } from "hono";
 import type { i18n } from "i18next";
 import { createI18n, type LangResources, type Namespace } from "../shared/i18n.ts";
 import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
-import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
+import { alternates, type PageId, pagePath, PUBLIC_PAGES, QUERY_SLOT } from "../shared/routes.ts";
+import { gzipSync } from "node:zlib";
 import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
 import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
@@ -101,9 +102,15 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
  * request: only on the page, the language, the build and the configuration (all fixed per process) and the
  * year the footer prints, which is part of the key. Bounded by the number of pages × languages.
  */
-const templates = new WeakMap<AppDeps, Map<string, Promise<HtmlTemplate>>>();
+const templates = new WeakMap<AppDeps, Map<string, Promise<PageTemplate>>>();
 
-function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): Promise<HtmlTemplate> {
+/**
+ * A rendered page: the template served when the request has no query string, and, when the page has a
+ * language switch, its HTML with the query slot kept (routes.ts, QUERY_SLOT) for requests that have one.
+ */
+type PageTemplate = HtmlTemplate & { withQuerySlot: string | null };
+
+function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): Promise<PageTemplate> {
   let byKey = templates.get(deps);
   if (!byKey) templates.set(deps, byKey = new Map());
   const full = `${key}:${new Date().getFullYear()}`;
@@ -118,7 +125,7 @@ function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): P
   return entry;
 }
 
-async function renderTemplate(element: ReactNode): Promise<HtmlTemplate> {
+async function renderTemplate(element: ReactNode): Promise<PageTemplate> {
   let failed: unknown;
   const body = await renderToReadableStream(element, {
     nonce: NONCE_SLOT,
@@ -130,14 +137,39 @@ async function renderTemplate(element: ReactNode): Promise<HtmlTemplate> {
   await body.allReady; // complete HTML for crawlers and a correct status; pages have no suspense waits
   const html = await new Response(body).text();
   if (failed) throw failed; // never cache a page React had to patch over
-  return compileTemplate(html);
+  const slotted = html.includes(QUERY_SLOT);
+  return { ...compileTemplate(html.replaceAll(QUERY_SLOT, "")), withQuerySlot: slotted ? html : null };
+}
+
+/** Longer query strings are not copied into the page (the links then go without them). */
+const MAX_SWITCH_QUERY = 2048;
+
+/** The query string as it goes into an HTML attribute. */
+function escapeAttribute(text: string): string {
+  return text.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(
+    ">",
+    "&gt;",
+  );
 }
 
 /** The template with this response's nonce, gzip when the client takes it (compressed once, see above). */
-function respond(c: Context<AppEnv>, template: HtmlTemplate, status: number): Response {
+function respond(c: Context<AppEnv>, template: PageTemplate, status: number): Response {
   const nonce = c.get("nonce");
   const gzip = acceptsGzip(c.req.header("accept-encoding"));
-  const body = gzip ? gzipTemplate(template, nonce) : fillTemplate(template, nonce);
+  const search = new URL(c.req.url).search;
+  let body: Uint8Array<ArrayBuffer>;
+  if (template.withQuerySlot && search.length > 1 && search.length <= MAX_SWITCH_QUERY) {
+    // A visit with a query string (an ad's UTM parameters): the language links carry it, so switching
+    // language without JavaScript keeps it. Only these responses are assembled and compressed here.
+    const html = template.withQuerySlot.replaceAll(QUERY_SLOT, escapeAttribute(search)).replaceAll(
+      NONCE_SLOT,
+      nonce,
+    );
+    const bytes = new TextEncoder().encode(html);
+    body = gzip ? new Uint8Array(gzipSync(bytes, { level: 6 })) : bytes;
+  } else {
+    body = gzip ? gzipTemplate(template, nonce) : fillTemplate(template, nonce);
+  }
   const headers = new Headers({
     "content-type": "text/html; charset=utf-8",
     "content-length": String(body.byteLength),

@@ -42,6 +42,22 @@ export function pagePath(page: PageId, lang: Lang): string {
   return `/${LANG_INFO[lang].prefix}${slug ? `/${slug}` : ""}`;
 }
 
+/**
+ * Where the server writes the request's query string in the language switch's links (src/server/render.tsx):
+ * a visitor from an ad who switches language without JavaScript keeps the ad's UTM parameters. Random per
+ * process, so no page text can contain it; replaced in every response (by nothing when there is no query).
+ */
+export const QUERY_SLOT = `queryslot${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+
+/**
+ * The language switch's link to a page. The section the visitor is reading goes along as the anchor
+ * (src/client/header.ts): a section's anchor is the same in every language (`/pt-br/#precos`,
+ * `/en/#precos`), so it is carried over as is.
+ */
+export function switchPath(page: PageId, lang: Lang): string {
+  return pagePath(page, lang) + QUERY_SLOT;
+}
+
 /** Path of an anchor on the home page, as the spec writes it: `/pt-br/#precos`. */
 export function homeAnchor(lang: Lang, anchor: string): string {
   return `/${LANG_INFO[lang].prefix}/#${anchor}`;

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { type Lang, LANG_INFO, LANGS } from "../../shared/languages.ts";
-import { homeAnchor, type PageId, pagePath } from "../../shared/routes.ts";
+import { homeAnchor, type PageId, pagePath, switchPath } from "../../shared/routes.ts";
 import { SITE } from "../../site.ts";
 import { anchorLink } from "../site/track.ts";
 import { Icon } from "../site/Icon.tsx";
@@ -86,7 +86,7 @@ export function Header({ lang, page }: { lang: Lang; page: PageId }) {
                 <li key={l}>
                   <Tooltip text={LANG_INFO[l].switchHint} lang={LANG_INFO[l].htmlLang} placement="bottom">
                     <a
-                      href={pagePath(page, l)}
+                      href={switchPath(page, l)}
                       hrefLang={LANG_INFO[l].htmlLang}
                       lang={LANG_INFO[l].htmlLang}
                       aria-current={l === lang ? "true" : undefined}

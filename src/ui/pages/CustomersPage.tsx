@@ -3,14 +3,17 @@ import type { PageProps } from "./registry.ts";
 import { Layout } from "../components/Layout.tsx";
 import { CtaBand } from "../site/CtaBand.tsx";
 import { homeAnchor } from "../../shared/routes.ts";
-import { SITE } from "../../site.ts";
+import { pageWhatsappLink, SITE } from "../../site.ts";
 import { track } from "../site/track.ts";
 import { CustomerLogo } from "../site/CustomerLogo.tsx";
 import { Icon } from "../site/Icon.tsx";
 import { Section } from "../site/SectionHeader.tsx";
 import { Island } from "../Island.tsx";
 
-/** The customers page: hero with badges, stats band, 25 logos with sectors, final call to action. */
+/**
+ * The customers page: hero with badges and a WhatsApp button (the customers page's own prefilled text), stats
+ * band, 25 logos with sectors, final call to action.
+ */
 export default function CustomersPage({ lang, page }: PageProps) {
   const { t } = useTranslation("customers");
   const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];
@@ -27,6 +30,17 @@ export default function CustomersPage({ lang, page }: PageProps) {
           </ul>
           <h1 id="hero-title">{t("hero.title")}</h1>
           <p className="lead hero-lead">{t("hero.subtitle")}</p>
+          <div className="actions center">
+            <a
+              className="btn btn-whatsapp btn-lg"
+              href={pageWhatsappLink("customers", lang)}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              <Icon name="chat" size={18} /> {t("hero.whatsapp")}
+              <span className="visually-hidden">{t("common:nav.newTab")}</span>
+            </a>
+          </div>
         </div>
       </section>
 

@@ -8,7 +8,7 @@ export default function TrelloPage({ lang, page }: PageProps) {
   return (
     <Layout lang={lang} page={page}>
       <IntegrationSections ns="trello" lang={lang} />
-      <PricingSection lang={lang} />
+      <PricingSection lang={lang} page="trello" />
     </Layout>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
-import { SITE, whatsappLink } from "../../site.ts";
+import { pageWhatsappLink, SITE } from "../../site.ts";
 import { leadButton } from "../lead/lead_events.ts";
 import { track } from "./track.ts";
 import { Icon } from "./Icon.tsx";
@@ -13,9 +13,11 @@ import { InfoTip } from "./Tooltip.tsx";
  * is where it leads without JavaScript; the specialist's goes to WhatsApp. With JavaScript, the bootstrap
  * makes them buttons that open the lead dialog first (src/client/lead.ts).
  */
-export function PricingSection({ lang }: { lang: Lang }) {
+export function PricingSection({ lang, page = "home" }: { lang: Lang; page?: "home" | "trello" }) {
   const { t } = useTranslation("home");
-  const specialistUrl = whatsappLink(SITE.whatsappMessages.specialist[lang]);
+  // The specialist's WhatsApp text is the one of the page the section is on (the Trello page's asks about
+  // Trello).
+  const specialistUrl = pageWhatsappLink(page, lang);
   return (
     <Section id="precos" titleId="precos-title" t={t} keys="pricing" className="pricing">
       <div className="plans">

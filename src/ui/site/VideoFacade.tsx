@@ -31,6 +31,20 @@ export function VideoFacade(
           </span>
           <span className="visually-hidden">{t("video.play", { title })}</span>
         </button>
+        {
+          /* Without JavaScript the poster cannot start the player: this link over it opens the video on
+            YouTube, at the same second. */
+        }
+        <noscript>
+          <a
+            className="video-noscript"
+            href={`https://www.youtube.com/watch?v=${encodeURIComponent(id)}&t=${start}s`}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
+            <span className="visually-hidden">{`${t("video.play", { title })} ${t("nav.newTab")}`}</span>
+          </a>
+        </noscript>
       </div>
     </Island>
   );
