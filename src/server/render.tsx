@@ -5,6 +5,7 @@ import type { i18n } from "i18next";
 import { createI18n, type LangResources, type Namespace } from "../shared/i18n.ts";
 import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
 import { alternates, type PageId, pagePath, PUBLIC_PAGES } from "../shared/routes.ts";
+import { whatsappConfigured } from "../services/whatsapp.ts";
 import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
 import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
@@ -159,6 +160,7 @@ function publicConfig(deps: AppDeps): PublicConfig {
     gtmId: deps.config.GTM_ID ?? null,
     consentMode: deps.config.CONSENT_MODE,
     analyticsTimeZone: deps.config.ANALYTICS_TZ,
+    whatsappConsent: whatsappConfigured(deps.config),
   };
 }
 
