@@ -5,7 +5,7 @@
 // is a valid number (in none, or in more than one, it stays plain text: a link to a stranger is worse than
 // none). "max" metadata: it checks each country's number plan, not only the length.
 import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { type Lang, LANG_INFO, LANGS } from "./languages.ts";
+import { LANG_INFO, type Lang, LANGS } from "./languages.ts";
 
 const REGIONS: Record<Lang, CountryCode[]> = {
   pt: ["BR"],
