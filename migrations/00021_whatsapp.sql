@@ -26,3 +26,8 @@ alter table lead_deliveries add column wa_failed_at timestamptz;
 alter table lead_deliveries add column wa_error text;
 create index lead_deliveries_wamid_idx on lead_deliveries (external_ref)
   where destination in ('whatsapp', 'whatsapp_sales') and external_ref is not null;
+
+-- The failing/recovered alerts follow the WhatsApp destinations too.
+alter table lead_destination_alerts drop constraint lead_destination_alerts_destination_check;
+alter table lead_destination_alerts add constraint lead_destination_alerts_destination_check
+  check (destination in ('webhook', 'pipefy', 'trello', 'email', 'whatsapp', 'whatsapp_sales'));
