@@ -5,6 +5,8 @@ import { type Cidr, parseCidr } from "./core/ip.ts";
 /** Parses "0"/"1"/"true"/"false" style flags. */
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
 const optional = z.string().trim().min(1).optional();
+/** A WhatsApp message template's name as Meta allows it. */
+const templateName = /^[a-z0-9_]{1,512}$/;
 
 /** CSP directives a site owner may extend for tag-manager tags (Google Ads and the like). */
 export const CSP_EXTRA_DIRECTIVES = ["script", "img", "connect", "frame"] as const;
@@ -115,6 +117,22 @@ const schema = z.object({
     /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
     "must be an address, or a name and <address>",
   ).optional(),
+  // WhatsApp Business Cloud API (services/whatsapp.ts): a template message to every lead who agreed, and a
+  // notification to each sales number. All of WHATSAPP_VARS or none; the sales pair is all or nothing too.
+  WHATSAPP_TOKEN: optional,
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,20}$/, "must be the numeric phone number id").optional(),
+  WHATSAPP_TEMPLATE: z.string().regex(templateName, "must be the approved template's name (a-z, 0-9, _)")
+    .optional(),
+  WHATSAPP_TEMPLATE_FALLBACK_LANG: z.enum(["pt_BR", "en_US", "es"]).default("pt_BR"),
+  WHATSAPP_APP_SECRET: z.string().trim().min(16, "must be the Meta app's secret").optional(),
+  WHATSAPP_VERIFY_TOKEN: z.string().trim().min(16, "must be at least 16 characters (random)").optional(),
+  WHATSAPP_SALES_TO: z.string().transform(parsePhoneList).optional(),
+  WHATSAPP_SALES_TEMPLATE: z.string().regex(
+    templateName,
+    "must be the approved template's name (a-z, 0-9, _)",
+  )
+    .optional(),
+  WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default("https://graph.facebook.com/v23.0"),
 }).superRefine((v, ctx) => {
   if (!v.CONNECTION_GUARD && !v.TRUST_PROXY) {
     ctx.addIssue({
@@ -135,6 +153,24 @@ const schema = z.object({
       path: ["BACKUP_DIR"],
       message: `${v.BACKUP_DIR} is inside DATA_DIR (${v.DATA_DIR}): each backup would contain the earlier ` +
         "ones, and a lost disk would take both; choose a folder outside it",
+    });
+  }
+  for (const [name, vars] of Object.entries(WHATSAPP_VARS)) {
+    const set = vars.filter((key) => v[key] !== undefined);
+    if (set.length === 0 || set.length === vars.length) continue;
+    for (const key of vars.filter((k) => v[k] === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `required for ${name} (${set.join(", ")} is set)`,
+      });
+    }
+  }
+  if (v.WHATSAPP_SALES_TO && !v.WHATSAPP_TOKEN) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["WHATSAPP_SALES_TO"],
+      message: "needs the WhatsApp variables (WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, …)",
     });
   }
   // A destination is all or nothing: half a configuration would silently drop the sales team's leads.
@@ -158,6 +194,34 @@ export const DESTINATION_VARS = {
   trello: ["TRELLO_KEY", "TRELLO_TOKEN", "TRELLO_LIST_ID"],
   email: ["SMTP_URL", "LEAD_NOTIFY_TO", "LEAD_NOTIFY_FROM"],
 } as const;
+
+/** WhatsApp's variables, each group all together (the API URL and fallback language have defaults). */
+export const WHATSAPP_VARS = {
+  whatsapp: [
+    "WHATSAPP_TOKEN",
+    "WHATSAPP_PHONE_NUMBER_ID",
+    "WHATSAPP_TEMPLATE",
+    "WHATSAPP_APP_SECRET",
+    "WHATSAPP_VERIFY_TOKEN",
+  ],
+  "whatsapp sales notification": ["WHATSAPP_SALES_TO", "WHATSAPP_SALES_TEMPLATE"],
+} as const;
+
+/** Comma-separated numbers in international form (+ and country code), at least one, as E.164 (`+5511…`). */
+function parsePhoneList(raw: string, ctx: z.RefinementCtx): string[] {
+  const list = raw.split(",").map((a) => a.trim()).filter(Boolean);
+  const numbers = list.map((a) => a.replace(/[\s().-]/g, ""));
+  const bad = list.filter((_, i) => !/^\+[1-9]\d{7,14}$/.test(numbers[i]));
+  if (!list.length || bad.length) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be numbers with + and country code, separated by commas${
+        bad.length ? ` (not: ${bad.join(", ")})` : ""
+      }`,
+    });
+  }
+  return numbers;
+}
 
 /** The lead facts a Pipefy start-form field can receive. */
 export const PIPEFY_FIELD_KEYS = ["name", "email", "whatsapp", "plan", "origin"] as const;

@@ -1,7 +1,7 @@
 // The lead delivery outbox (migrations/00010): one row per lead and destination.
 import type { Queryable } from "./client.ts";
 
-export type Destination = "webhook" | "pipefy" | "trello" | "email";
+export type Destination = "webhook" | "pipefy" | "trello" | "email" | "whatsapp" | "whatsapp_sales";
 export type DeliveryStatus = "pending" | "delivered" | "failed";
 
 /** The lead as a destination receives it (read when sending: the outbox keeps no copy). */
@@ -25,6 +25,8 @@ export interface ClaimedDelivery {
   eventId: string;
   attempts: number;
   retrySince: Date;
+  /** The number a WhatsApp row goes to (E.164); null for the other destinations. */
+  recipient?: string | null;
   lead: DeliveryLead;
 }
 
@@ -39,7 +41,7 @@ export async function insertDeliveries(
   await db.query(
     `insert into lead_deliveries (lead_id, destination, event_id, next_attempt_at, created_at, retry_since)
      select $1, d, gen_random_uuid()::text, $3, $3, $3 from unnest($2::text[]) as d
-     on conflict (lead_id, destination) do nothing`,
+     on conflict do nothing`,
     [leadId, destinations, now],
   );
 }
@@ -62,6 +64,7 @@ export async function claimDueDeliveries(
     event_id: string;
     attempts: number;
     retry_since: Date;
+    recipient: string | null;
     lead_id: number;
     name: string;
     email: string;
@@ -82,8 +85,8 @@ export async function claimDueDeliveries(
            order by next_attempt_at, id
            limit $5
            for update skip locked)
-       returning id, event_id, attempts, retry_since, lead_id)
-     select c.id, c.event_id, c.attempts, c.retry_since, c.lead_id, l.name, l.email, l.whatsapp, l.plan,
+       returning id, event_id, attempts, retry_since, recipient, lead_id)
+     select c.id, c.event_id, c.attempts, c.retry_since, c.recipient, c.lead_id, l.name, l.email, l.whatsapp, l.plan,
             l.plan_label, l.utm_source, l.utm_campaign, l.utm_medium, l.page, l.submitted_at
        from claimed c join leads l on l.id = c.lead_id
       order by c.id`,
@@ -94,6 +97,7 @@ export async function claimDueDeliveries(
     eventId: r.event_id,
     attempts: r.attempts,
     retrySince: new Date(r.retry_since),
+    recipient: r.recipient,
     lead: {
       id: Number(r.lead_id),
       name: r.name,

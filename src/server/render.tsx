@@ -6,6 +6,7 @@ import { createI18n, type LangResources, type Namespace } from "../shared/i18n.t
 import { type Lang, LANG_INFO, LANGS } from "../shared/languages.ts";
 import { alternates, type PageId, pagePath, PUBLIC_PAGES, QUERY_SLOT } from "../shared/routes.ts";
 import { gzipSync } from "node:zlib";
+import { whatsappConfigured } from "../services/whatsapp.ts";
 import { type PageData, type PublicConfig, serializePageData } from "../shared/page_data.ts";
 import { ogImagePath } from "../shared/og_image.ts";
 import { SITE } from "../site.ts";
@@ -192,6 +193,7 @@ function publicConfig(deps: AppDeps): PublicConfig {
     gtmId: deps.config.GTM_ID ?? null,
     consentMode: deps.config.CONSENT_MODE,
     analyticsTimeZone: deps.config.ANALYTICS_TZ,
+    whatsappConsent: whatsappConfigured(deps.config),
   };
 }
 

@@ -34,6 +34,7 @@ import { backoffMs } from "./outbox.ts";
 import { type AlertChange, deliveryAlerts } from "./delivery_alerts.ts";
 import { noteDeliveryOutcome } from "../db/delivery_alerts.ts";
 import type { JobSpec } from "./jobs.ts";
+import { whatsappDestinations, whatsappSenders } from "./whatsapp.ts";
 
 /** Transient failures are retried for this long (from the lead's arrival or the last "Reenviar"). */
 export const DELIVERY_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
@@ -61,9 +62,12 @@ export interface DeliveryReport {
 
 /** The configured destinations' senders, built once per worker (the SMTP transport is reused). */
 export function createSenders(config: Config, options: SenderOptions = {}): Sender[] {
-  return enabledDestinations(config).map((d) =>
-    d === "email" ? emailSender(config) : httpSender(d, config, options)
-  );
+  return [
+    ...enabledDestinations(config).map((d) =>
+      d === "email" ? emailSender(config) : httpSender(d, config, options)
+    ),
+    ...whatsappSenders(config, options),
+  ];
 }
 
 /** Delivers everything due now, every destination side by side. */
@@ -218,7 +222,10 @@ export async function leadDeliveries(
 
 /** Each configured destination's last success and failure, with no secret in it. */
 export async function destinationsPanel(db: Db, config: Config): Promise<DestinationHealth[]> {
-  const health = await destinationHealth(db, enabledDestinations(config));
+  const health = await destinationHealth(db, [
+    ...enabledDestinations(config),
+    ...whatsappDestinations(config),
+  ]);
   const secrets = configSecrets(config);
   return health.map((h) => ({ ...h, lastError: h.lastError && redact(h.lastError, secrets) }));
 }

@@ -37,6 +37,9 @@ export function configSecrets(config: Config): string[] {
     config.TRELLO_TOKEN,
     config.SMTP_URL,
     smtpPassword,
+    config.WHATSAPP_TOKEN,
+    config.WHATSAPP_APP_SECRET,
+    config.WHATSAPP_VERIFY_TOKEN,
   ].filter((s): s is string => Boolean(s && s.length >= 4));
 }
 
@@ -405,8 +408,10 @@ function trelloSender(config: Config, fetchFn: typeof fetch): Sender {
 }
 
 /** The destinations configured (all their variables set; config.ts refuses half of them), in panel order. */
-export function enabledDestinations(config: Config): Destination[] {
-  const list: Destination[] = [];
+export function enabledDestinations(
+  config: Config,
+): Array<Exclude<Destination, "whatsapp" | "whatsapp_sales">> {
+  const list: Array<Exclude<Destination, "whatsapp" | "whatsapp_sales">> = [];
   if (config.LEAD_WEBHOOK_URL && config.LEAD_WEBHOOK_SECRET) list.push("webhook");
   if (config.PIPEFY_TOKEN && config.PIPEFY_PIPE_ID && config.PIPEFY_FIELDS) list.push("pipefy");
   if (config.TRELLO_KEY && config.TRELLO_TOKEN && config.TRELLO_LIST_ID) list.push("trello");
@@ -416,7 +421,7 @@ export function enabledDestinations(config: Config): Destination[] {
 
 /** The sender of one configured HTTP destination. */
 export function httpSender(
-  destination: Exclude<Destination, "email">,
+  destination: Exclude<Destination, "email" | "whatsapp" | "whatsapp_sales">,
   config: Config,
   options: SenderOptions = {},
 ): Sender {

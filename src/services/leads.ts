@@ -15,6 +15,7 @@ import { queueMetaEvent } from "./meta.ts";
 import { planPrice } from "../site.ts";
 import { LEAD_OUTBOX_MAX_AGE_MS, SUBMITTED_AT_MAX_SKEW_MS } from "../shared/leads.ts";
 import { queueLeadDeliveries } from "./lead_delivery.ts";
+import { queueWhatsapp } from "./whatsapp.ts";
 
 export interface LeadInput {
   name: string;
@@ -38,6 +39,8 @@ export interface LeadInput {
   clickIds?: ClickId[];
   /** The converting session's first page (path and query). */
   landingPage?: string | null;
+  /** The visitor ticked "Quero receber o contato pelo WhatsApp". */
+  whatsappConsent?: boolean;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -173,6 +176,11 @@ export async function saveLead(
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
     await queueLeadDeliveries(tx, config, id, context.now);
+    await queueWhatsapp(tx, config, id, {
+      whatsapp: input.whatsapp,
+      page: input.page,
+      consent: input.whatsappConsent === true,
+    }, context.now);
     if (input.eventId) {
       await queueMetaEvent(
         tx,

@@ -180,7 +180,7 @@ export const lgpdEraseBody = z.strictObject({
 export const DELIVERIES_MAX_LEADS = 100;
 
 /** Where a lead is delivered. */
-export const DESTINATIONS = ["webhook", "pipefy", "trello", "email"] as const;
+export const DESTINATIONS = ["webhook", "pipefy", "trello", "email", "whatsapp", "whatsapp_sales"] as const;
 export const destination = z.enum(DESTINATIONS);
 export type Destination = z.infer<typeof destination>;
 
@@ -198,7 +198,11 @@ export const resendBody = z.strictObject({ leadId: z.number().int().positive(), 
 // Answers
 
 /** GET /api/config. */
-export const publicConfig = z.object({ metaPixelId: z.string().nullable(), gtmId: z.string().nullable() });
+export const publicConfig = z.object({
+  metaPixelId: z.string().nullable(),
+  gtmId: z.string().nullable(),
+  whatsappConsent: z.boolean(),
+});
 export type PublicConfig = z.infer<typeof publicConfig>;
 
 /**

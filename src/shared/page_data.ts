@@ -20,6 +20,8 @@ export interface PublicConfig {
   consentMode: "opt-in" | "none";
   /** ANALYTICS_TZ: the dashboard shows every date and computes "today" in it, whatever the browser's zone. */
   analyticsTimeZone: string;
+  /** WhatsApp messages are configured: the lead form shows the consent box. */
+  whatsappConsent?: boolean;
 }
 
 export const PAGE_DATA_ID = "page-data";

@@ -91,6 +91,8 @@ export const leadBody = z.strictObject({
   referrer: referrerHost,
   clickIds: clickIdFlags,
   landingPage: sitePath(2000).nullish(),
+  // The "Quero receber o contato pelo WhatsApp" box (shown only when WhatsApp is configured): ticked = true.
+  whatsappConsent: z.boolean().nullish(),
   // Honeypot: hidden from people, so anything here was typed by a bot.
   website: z.string().max(2000).nullish(),
 });

@@ -1,12 +1,17 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../../server/env.ts";
 import type { PublicConfig } from "../../shared/schemas.ts";
+import { whatsappConfigured } from "../../services/whatsapp.ts";
 
-/** /api/config: the browser's public settings (Meta pixel and Tag Manager ids), never a secret. */
+/** /api/config: the browser's public settings (Meta pixel and Tag Manager ids, whether the WhatsApp consent box is shown), never a secret. */
 export const configApi = new Hono<AppEnv>();
 
 configApi.get("/", (c) => {
   const { config } = c.get("deps");
-  const body: PublicConfig = { metaPixelId: config.META_PIXEL_ID ?? null, gtmId: config.GTM_ID ?? null };
+  const body: PublicConfig = {
+    metaPixelId: config.META_PIXEL_ID ?? null,
+    gtmId: config.GTM_ID ?? null,
+    whatsappConsent: whatsappConfigured(config),
+  };
   return c.json(body);
 });

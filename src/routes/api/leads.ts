@@ -63,6 +63,7 @@ leadsApi.post(
       referrer: body.referrer,
       clickIds: body.clickIds,
       landingPage: body.landingPage ?? null,
+      whatsappConsent: body.whatsappConsent === true,
     }, {
       client: metaClientOf(c),
       now: c.get("now"),

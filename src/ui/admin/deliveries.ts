@@ -18,6 +18,8 @@ export const DESTINATION_NAMES: Record<Destination, string> = {
   pipefy: "Pipefy",
   trello: "Trello",
   email: "E-mail",
+  whatsapp: "WhatsApp",
+  whatsapp_sales: "WhatsApp (vendas)",
 };
 
 /** How often a card with a delivery still pending asks again. */
