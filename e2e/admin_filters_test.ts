@@ -80,7 +80,7 @@ browserTest(
       );
 
       // A second filter, from the creatives panel (asked when it comes near the screen): both apply (AND).
-    await page.locator("#utm-details").scrollIntoViewIfNeeded();
+      await page.locator("#utm-details").scrollIntoViewIfNeeded();
       await page.locator("#rank-utm-content").getByRole("button", {
         name: "Filtrar por Criativo (utm_content): video-1",
       })

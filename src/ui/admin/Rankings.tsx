@@ -7,7 +7,6 @@ import { RankingFull, RankRow } from "./RankingFull.tsx";
 import { sourceLabel } from "../../shared/metrics.ts";
 import { Term } from "./Term.tsx";
 import type { FilterKey } from "../../shared/filters.ts";
-import { FilterButton } from "./filter_context.tsx";
 import { WhatsappPagesRanking } from "./WhatsappPanel.tsx";
 
 interface RankingProps<K extends RankingKind> {
