@@ -107,8 +107,3 @@ export async function sendJson(
   if (schema) return await parsed(res, path, schema);
   await res.body?.cancel();
 }
-
-/** `?startDate=…&endDate=…` for a period. */
-export function rangeQuery(start: string, end: string): string {
-  return `startDate=${start}&endDate=${end}`;
-}
