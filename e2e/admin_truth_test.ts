@@ -280,7 +280,7 @@ browserTest(
         els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent)
       );
       assert.deepEqual(cut, []);
-      assert.ok(await page.locator(".rank-name", { hasText: longPage }).isVisible());
+      assert.ok(await page.locator("#rank-pages .rank-name", { hasText: longPage }).isVisible());
       const small = await page.locator("main button:visible, main a.btn:visible").evaluateAll((els) =>
         els.map((el) => ({ text: el.textContent?.trim(), h: el.getBoundingClientRect().height }))
           .filter((b) => b.h < 44)

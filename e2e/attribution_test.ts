@@ -97,10 +97,10 @@ browserTest(
           const channels = await page.locator("#channels tbody tr").evaluateAll((rows) =>
             rows.map((r) => [...r.querySelectorAll("th, td")].map((c) => c.firstChild?.textContent?.trim()))
           );
-          // Visits, clicks, leads, rate per channel (the click and the lead came from the Instagram session).
+          // Visits, clicks, leads, rate and WhatsApp clicks per channel (the click and the lead came from the Instagram session).
           assert.deepEqual(channels, [
-            ["Pesquisa orgânica", "2", "0", "0", "0,0%"],
-            ["Social orgânico", "1", "1", "1", "100,0%"],
+            ["Pesquisa orgânica", "2", "0", "0", "0,0%", "0"],
+            ["Social orgânico", "1", "1", "1", "100,0%", "0"],
           ]);
           const byChannel = await page.locator("#conversion-by-channel tbody tr").innerText();
           assert.match(byChannel, /Social orgânico\s+1\s+1\s+100,0%/);

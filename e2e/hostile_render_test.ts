@@ -134,7 +134,7 @@ browserTest(
         await rank.scrollIntoViewIfNeeded();
         assert.ok(await rank.getByText(text, { exact: false }).first().isVisible(), `${id} shows ${text}`);
       }
-      const conversion = page.locator(".conversion-table");
+      const conversion = page.locator("#conversion-by-source .conversion-table");
       await conversion.scrollIntoViewIfNeeded();
       assert.ok(
         await conversion.getByText(P.utmSource, { exact: true }).isVisible(),
@@ -146,7 +146,7 @@ browserTest(
         const shown = page.locator(where).getByText("⟨U+202E⟩gnp.exe").first();
         assert.ok(await shown.isVisible(), `${where} shows the override`);
       }
-      const isolation = await page.locator(".rank-name", { hasText: "gnp.exe" }).evaluate((e) =>
+      const isolation = await page.locator("#rank-sources .rank-name", { hasText: "gnp.exe" }).evaluate((e) =>
         getComputedStyle(e).unicodeBidi
       );
       assert.equal(isolation, "isolate");

@@ -131,7 +131,7 @@ function rankingPanel(
   kind: RankingKind,
   file: string,
   keyTitle: string,
-  unit = "Visitas",
+  unit: string = METRICS.visits.name,
 ): Panel<RankingRow> {
   const def = KINDS[kind];
   const columns: Column<RankingRow>[] = [

@@ -1,15 +1,10 @@
 // The administrator's part of the API contract (shared/schemas.ts re-exports it): the sign-in, dashboard,
 // LGPD and delivery requests, every answer the dashboard reads, and the error codes it words. It imports
 // nothing the public pages load, so the dashboard's bundle shares no module with them.
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 import { filterQuery } from "./filters.ts";
-
-// In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
-// the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
-// built; the server (no document) keeps the compiled parsers.
-if (typeof document !== "undefined") z.config({ jitless: true });
 
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: sign-in and password
@@ -201,7 +196,7 @@ export const resendBody = z.strictObject({ leadId: z.number().int().positive(), 
 export const publicConfig = z.object({
   metaPixelId: z.string().nullable(),
   gtmId: z.string().nullable(),
-  whatsappConsent: z.boolean(),
+  whatsappConsent: z.boolean().optional(),
 });
 export type PublicConfig = z.infer<typeof publicConfig>;
 

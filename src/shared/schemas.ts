@@ -5,7 +5,7 @@
 // chunk of its own on every public page, past the home page's 100 KB JavaScript budget).
 // Request text is trimmed and length-capped and refuses NUL and other control characters (they have no
 // business in a name or a URL and break logs and CSV exports).
-import { z } from "zod";
+import { z } from "./zod.ts";
 import { CLICK_IDS, type ClickId } from "./click_ids.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 import { MAX_ENGAGED_MS } from "./engagement_limits.ts";

@@ -3,7 +3,11 @@ import type { AppEnv } from "../../server/env.ts";
 import type { PublicConfig } from "../../shared/schemas.ts";
 import { whatsappConfigured } from "../../services/whatsapp.ts";
 
-/** /api/config: the browser's public settings (Meta pixel and Tag Manager ids, whether the WhatsApp consent box is shown), never a secret. */
+/**
+ * /api/config: the browser's public settings (Meta pixel and Tag Manager ids), never a secret; with WhatsApp
+ * configured, also `whatsappConsent: true` (the lead dialog shows its consent box). Without it the answer is
+ * the documented two ids alone.
+ */
 export const configApi = new Hono<AppEnv>();
 
 configApi.get("/", (c) => {
@@ -11,7 +15,7 @@ configApi.get("/", (c) => {
   const body: PublicConfig = {
     metaPixelId: config.META_PIXEL_ID ?? null,
     gtmId: config.GTM_ID ?? null,
-    whatsappConsent: whatsappConfigured(config),
+    ...(whatsappConfigured(config) ? { whatsappConsent: true } : {}),
   };
   return c.json(body);
 });

@@ -436,6 +436,9 @@ appTest("dashboard: leads without parameters are all leads; search and paginatio
     utmSource: "facebook",
     utmCampaign: "promo",
     utmMedium: "social",
+    utmContent: null,
+    utmTerm: null,
+    page: null,
     // Stored without touches (as before migration 00011).
     ...Object.fromEntries(
       ["first", "last"].flatMap((t) =>

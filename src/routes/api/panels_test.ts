@@ -163,7 +163,7 @@ appTest("panels: a ranking's CSV holds every row, BOM and semicolons, formulas n
   const lines = text.slice(1).split("\r\n");
   assert.equal(lines.at(-1), "");
   assert.deepEqual(lines.slice(0, 3), [
-    '"Posição";"Origem (utm_source)";"Visitas"',
+    '"Posição";"Origem (utm_source)";"Visualizações de página"',
     '"1";"src-14";"14"',
     '"2";"src-13";"13"',
   ]);
@@ -189,7 +189,7 @@ appTest("panels: rfc4180 layout, rates with the layout's decimal mark, every pan
   const channels = await text(`/api/tracking/export/channels.csv?${NOV}`);
   assert.ok(channels.includes('"Pesquisa paga";"105";"3";"1";"33,30";"0";"0"\r\n'), channels);
   const summary = await text(`/api/tracking/export/summary.csv?${NOV}`);
-  assert.ok(summary.includes('"Visitas";"106";"0"\r\n'), summary);
+  assert.ok(summary.includes('"Visualizações de página";"106";"0"\r\n'), summary);
   assert.ok(summary.includes('"Taxa de conversão (%)";"33,30";"0,00"\r\n'), summary);
   const daily = await text(`/api/tracking/export/daily.csv?${NOV}`);
   assert.ok(

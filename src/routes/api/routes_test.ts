@@ -23,6 +23,8 @@ const EXPECTED: Record<string, string[]> = {
   // Visits and clicks count against the tracking limit in the statement that stores them.
   "POST /api/tracking/visit": ["publicWriteMiddleware", "visitorMiddleware"],
   "POST /api/tracking/click": ["publicWriteMiddleware", "visitorMiddleware"],
+  // Engagement beacons count against the tracking limit like visits.
+  "POST /api/tracking/engagement": ["publicWriteMiddleware", "visitorMiddleware"],
   "POST /api/tracking/conversion": PUBLIC_WRITE,
   "POST /api/leads": PUBLIC_WRITE,
   "POST /api/meta/event": PUBLIC_WRITE,
@@ -45,6 +47,17 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/tracking/rankings/entry-pages": ADMIN,
   "GET /api/tracking/conversion-by-utm-source": ADMIN,
   "GET /api/tracking/channels": ADMIN,
+  "GET /api/tracking/rankings/utm-content": ADMIN,
+  "GET /api/tracking/rankings/utm-term": ADMIN,
+  "GET /api/tracking/rankings/page-time": ADMIN,
+  "GET /api/tracking/whatsapp": ADMIN,
+  "GET /api/tracking/hourly": ADMIN,
+  "GET /api/tracking/engagement": ADMIN,
+  "GET /api/tracking/live": ADMIN,
+  // Meta's webhook: no session, no same-origin check; the handler checks the verify token (GET) and the
+  // X-Hub-Signature-256 of the raw body (POST) itself.
+  "GET /api/whatsapp/webhook": [],
+  "POST /api/whatsapp/webhook": [],
   ...Object.fromEntries(PANEL_EXPORTS.map((panel) => [`GET /api/tracking/export/${panel}.csv`, ADMIN])),
   "GET /api/admin/lgpd/leads": ADMIN,
   "GET /api/admin/lgpd/export": ADMIN,
