@@ -1,9 +1,9 @@
-// Rendered HTML kept with a placeholder where each response's CSP nonce goes (ARCHITECTURE "Headers"), and
-// served gzip without compressing per response: the text between placeholders is deflated once, each segment
-// ending on a full flush (byte-aligned, no back-references across it), so a response is the gzip header, the
-// segments with the nonce between them as stored (uncompressed) deflate blocks, a final empty block and the
-// CRC-32/length trailer (the CRC from per-template tables, see nonceCrc). The bytes are a valid gzip stream of
-// exactly the HTML with that nonce.
+// Rendered HTML kept with a placeholder where each response's CSP nonce goes (docs/PRODUCT.md, _Security and
+// privacy_), and served gzip without compressing per response: the text between placeholders is deflated
+// once, each segment ending on a full flush (byte-aligned, no back-references across it), so a response is
+// the gzip header, the segments with the nonce between them as stored (uncompressed) deflate blocks, a final
+// empty block and the CRC-32/length trailer (the CRC from per-template tables, see nonceCrc). The bytes are a
+// valid gzip stream of exactly the HTML with that nonce.
 import { constants, crc32, deflateRawSync } from "node:zlib";
 
 /** Stand-in for the nonce while rendering; random per process so no page text can contain it. */

@@ -266,7 +266,7 @@ const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
    ) t group by key having sum(n) filter (where d >= $5::date) > 0
    order by visits desc, key asc limit $4`;
 
-/** The rankings beyond the spec's (migrations/00011): raw column and roll-up dimension. */
+/** The added rankings (migrations/00011; docs/ANALYTICS.md, _Filters_): raw column and roll-up dimension. */
 const RANKED = {
   source: ["traffic_source", "source"],
   channel: ["channel", "channel"],

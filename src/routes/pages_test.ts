@@ -90,7 +90,7 @@ appTest("pages: the root redirects (302) to the detected language with the query
   assert.equal((await t.request("/")).headers.get("location"), "/pt-br");
 });
 
-appTest("pages: unknown paths answer 404 with the spec's text and never redirect off-site", async (t) => {
+appTest("pages: unknown paths answer 404 with the documented text and never redirect off-site", async (t) => {
   for (const path of [...NOT_FOUND, "/en/nope", "/api-nope", "/pt-br/admin/x"]) {
     const res = await t.request(path);
     assert.equal(res.status, 404, path);

@@ -1,6 +1,6 @@
-// ARCHITECTURE "Headers", checked on every kind of answer the app gives: pages, the 404 page, redirects,
-// static files, API JSON and every API error status, admin pages and answers, the CSV export, health
-// probes, sitemap and robots. Run over http and https origins (HSTS only over https).
+// The headers of docs/PRODUCT.md, _Security and privacy_, checked on every kind of answer the app gives:
+// pages, the 404 page, redirects, static files, API JSON and every API error status, admin pages and answers,
+// the CSV export, health probes, sitemap and robots. Run over http and https origins (HSTS only over https).
 import assert from "node:assert/strict";
 import { appTest, TEST_ORIGIN, type TestApp, testApp } from "../../../testing/app.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin, sessionCookieOf } from "../../../testing/admin.ts";

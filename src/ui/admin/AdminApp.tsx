@@ -6,7 +6,7 @@ import { ToastProvider, useToast } from "./toast.tsx";
 import { LoginCard } from "./LoginCard.tsx";
 import { Dashboard } from "./Dashboard.tsx";
 
-/** Spec section 7: data never goes stale, no refetch on focus, no polling, no retries. */
+/** docs/PRODUCT.md, _Dashboard_: data never goes stale, no refetch on focus, no polling, no retries. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -51,7 +51,7 @@ function AdminArea({ queryClient }: { queryClient: QueryClient }) {
         );
       })
       .catch((error) => {
-        console.error("auth check failed", error); // spec section 8: stay signed out, log only
+        console.error("auth check failed", error); // docs/PRODUCT.md, _Errors_: stay signed out, log only
         if (live) setAuth({ kind: "anonymous" });
       });
     return () => {

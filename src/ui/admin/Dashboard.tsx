@@ -22,7 +22,10 @@ import { AddFilter } from "./filter_context.tsx";
 import { FilterChips } from "./FilterChips.tsx";
 import { UtmDetailPanels } from "./UtmDetailPanel.tsx";
 
-/** The view (period and filters) the address names; no period in it: this month (the spec's default). */
+/**
+ * The view (period and filters) the address names; no period in it: this month (docs/PRODUCT.md,
+ * _Dashboard_).
+ */
 function viewOfAddress(): Period {
   return readView(location.search, today());
 }
@@ -47,7 +50,10 @@ function useViewInAddress(): [Period, (p: Period) => void] {
   return [view, change];
 }
 
-/** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
+/**
+ * The signed-in dashboard: header, password panel, then the sections in the order of docs/PRODUCT.md,
+ * _Dashboard_.
+ */
 export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();

@@ -4,7 +4,7 @@ import { errorText, sendJson } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
-/** The sign-in card (spec section 2, "Administrator page"; toasts of sections 5 and 8). */
+/** The sign-in card and its toasts (docs/PRODUCT.md, _Dashboard_). */
 export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void }) {
   const toast = useToast();
   const [email, setEmail] = useState("");

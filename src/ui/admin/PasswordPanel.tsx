@@ -4,7 +4,10 @@ import { errorText, sendJson, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
-/** The password-change panel: after a success the fields clear and the panel stays open (spec section 4). */
+/**
+ * The password-change panel: after a success the fields clear and the panel stays open (docs/PRODUCT.md,
+ * _Dashboard_).
+ */
 export function PasswordPanel() {
   const toast = useToast();
   const [current, setCurrent] = useState("");

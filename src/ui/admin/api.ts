@@ -1,6 +1,6 @@
-// The administrator's calls (spec section 7). Every call sends credentials; every answer is parsed with its
-// schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any non-OK answer
-// becomes an error reading "status: body" (spec section 8).
+// The administrator's calls (docs/PRODUCT.md, _Dashboard_). Every call sends credentials; every answer is
+// parsed with its schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any
+// non-OK answer becomes an error reading "status: body" (docs/PRODUCT.md, _Errors_).
 import type { z } from "zod";
 import { apiError, type ApiErrorBody } from "../../shared/admin_schemas.ts";
 import { textOf } from "./messages.ts";
