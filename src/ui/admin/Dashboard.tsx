@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FilterKey, readView, writeView } from "../../shared/filters.ts";
 import { sendJson } from "./api.ts";
 import { today } from "./format.ts";
@@ -69,19 +69,15 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
     setPeriod({ ...period, filters: next });
   };
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const [leaving, setLeaving] = useState(false);
-
-  async function logout() {
-    setLeaving(true);
-    try {
-      await sendJson("POST", "/api/admin/logout");
+  const signOut = useMutation({
+    mutationFn: () => sendJson("POST", "/api/admin/logout"),
+    onSuccess: () => {
       toast({ title: "Logout realizado", description: "Você foi desconectado com sucesso." });
       onSignedOut();
-    } catch {
-      toast({ title: "Erro", description: "Erro ao fazer logout", variant: "destructive" });
-      setLeaving(false);
-    }
-  }
+    },
+    onError: () => toast({ title: "Erro", description: "Erro ao fazer logout", variant: "destructive" }),
+  });
+  const leaving = signOut.isPending || signOut.isSuccess;
 
   return (
     <div className="admin-page">
@@ -111,7 +107,12 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
             >
               Alterar Senha
             </button>
-            <button type="button" className="btn btn-primary btn-small" onClick={logout} disabled={leaving}>
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => signOut.mutate()}
+              disabled={leaving}
+            >
               Sair
             </button>
           </div>
