@@ -1,15 +1,11 @@
 // The administrator's part of the API contract (shared/schemas.ts re-exports it): the sign-in, dashboard,
 // LGPD and delivery requests, every answer the dashboard reads, and the error codes it words. It imports
 // nothing the public pages load, so the dashboard's bundle shares no module with them.
+import "./zod_jitless.ts";
 import { z } from "zod";
 import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 import { filterQuery } from "./filters.ts";
-
-// In the dashboard, zod would compile object parsers with `new Function` (and probe for it with one), an eval
-// the page's Content-Security-Policy refuses and reports. It must be off before the first schema below is
-// built; the server (no document) keeps the compiled parsers.
-if (typeof document !== "undefined") z.config({ jitless: true });
 
 // ---------------------------------------------------------------------------------------------------------
 // Administrator: sign-in and password

@@ -1,5 +1,6 @@
 // Engagement figures (docs/METRICS.md): their formulas, shared by the server that answers them and the
 // dashboard that shows them, and the API's answers as zod schemas (the dashboard parses with them).
+import "./zod_jitless.ts";
 import { z } from "zod";
 import { ratePercent, round1 } from "./analytics.ts";
 

@@ -3,6 +3,7 @@
 // dashboard's address and the API's query use the same names, so a view's address is also the query of
 // every report it shows. What each filter selects per kind of event is written in docs/ANALYTICS.md
 // ("Filters").
+import "./zod_jitless.ts";
 import { z } from "zod";
 import { type Channel, CHANNEL_LABELS, CHANNELS } from "./channels.ts";
 import { addDays, isDay, monthOf } from "./analytics.ts";
