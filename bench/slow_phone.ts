@@ -7,7 +7,8 @@
 //   wired    the plan buttons answer a tap (the bootstrap has made them buttons)
 //   pressed  tap -> the button shows it was pressed (aria-busy or the pressed class), "-" when never
 //   dialog   tap -> the dialog is open with its first field focused and typable
-//   checkout submit -> the browser asks for the checkout page (includes the spec's 800 ms delay)
+//   checkout submit -> the browser asks for the checkout page (includes the 800 ms delay of docs/PRODUCT.md,
+// _Lead modal_)
 //
 //   deno task build && deno run -A bench/slow_phone.ts [--runs 5] [--langs pt,en,es] [--scroll-ms 1500]
 //                                                     [--read-ms 1000] [--json]

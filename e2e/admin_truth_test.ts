@@ -331,7 +331,13 @@ browserTest(
       await page.getByTestId("lead-page").filter({ hasText: "Página 3 de 3" }).waitFor();
       // The previous page's rows stay on screen while the next page loads ("Atualizando…"): wait for the new ones.
       assert.equal(await waitFor(() => rows.count(), (n) => n === 10), 10);
-      // Premium leads from facebook (i % 6 == 0: 10 of them), oldest first.
+      // Premium leads from facebook (i % 6 == 0: 10 of them), oldest first. The page belongs to the list it
+      // was chosen in: under a new filter the list starts at page 1, and page 3 is never asked for with it.
+      const asked: URLSearchParams[] = [];
+      page.on("request", (r) => {
+        const url = new URL(r.url());
+        if (url.pathname === "/api/leads") asked.push(url.searchParams);
+      });
       await page.getByLabel("Plano").selectOption("premium");
       await page.getByLabel("Origem (utm_source)").fill("facebook");
       await page.getByLabel("Ordem").selectOption("oldest");
@@ -344,6 +350,11 @@ browserTest(
       assert.equal(dates[0], "01/11/2026 às 10:00");
       const href = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
       assert.match(href!, /plan=premium&utmSource=facebook&sort=oldest/);
+      const filtered = asked.filter((q) =>
+        q.get("plan") === "premium"
+      );
+      assert.ok(filtered.length > 0, "the filtered list was asked for");
+      assert.deepEqual(filtered.map((q) => q.get("offset")).filter((o) => o !== "0"), []);
       await close();
     }),
 );

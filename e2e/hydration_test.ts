@@ -31,7 +31,7 @@ browserTest("every page type hydrates with no console errors", async () => {
   }
 });
 
-browserTest("the 404 page shows the spec's text", async () => {
+browserTest("the 404 page shows the documented text", async () => {
   const server = await serveApp();
   try {
     const { page, close } = await openPage(server.baseUrl);

@@ -2,7 +2,7 @@
 import { type Lang, LANG_INFO, LANGS } from "../src/shared/languages.ts";
 import { type PageId, pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 
-/** Selectors that must exist on each page, in this document order (spec sections 2 and 4). */
+/** Selectors that must exist on each page, in this document order (docs/PRODUCT.md, _Page sections_). */
 export const SECTIONS: Record<Exclude<PageId, "admin">, string[]> = {
   home: [
     ".hero",
@@ -46,7 +46,10 @@ export const SECTIONS: Record<Exclude<PageId, "admin">, string[]> = {
   privacy: [".legal-header", "#secao-1", "#secao-13", ".legal-contact"],
 };
 
-/** Counted items: selector -> how many (spec: six features, six tutorials, 25 logos, 13 sections...). */
+/**
+ * Counted items: selector -> how many (docs/PRODUCT.md, _Page sections_: six features, six tutorials, 25
+ * logos, 13 sections...).
+ */
 export const COUNTS: Record<Exclude<PageId, "admin">, Record<string, number>> = {
   home: {
     "[data-feature]": 6,

@@ -51,7 +51,7 @@ browserTest("site: every public page in every language is complete and clean", a
       assert.equal(await page.locator("header.site-header").count(), 1, where);
       assert.equal(await page.locator("main#main").count(), 1, where);
       assert.equal(await page.locator("footer.site-footer").count(), 1, where);
-      // Sections present, in the spec's order.
+      // Sections present, in the order of docs/PRODUCT.md, _Page sections_.
       const positions = await page.evaluate((selectors) =>
         selectors.map((s) => {
           const el = document.querySelector(s);
@@ -343,7 +343,7 @@ browserTest(
 );
 
 browserTest(
-  "site: videos load the privacy-enhanced player only on click, at the spec's start time",
+  "site: videos load the privacy-enhanced player only on click, at the documented start time",
   async () => {
     const { baseUrl } = await server();
     const { page, problems, close } = await openPage(baseUrl, DESKTOP);
@@ -434,7 +434,7 @@ browserTest("site: axe finds no serious or critical accessibility problem on any
 });
 
 browserTest(
-  "site: the 404 keeps the spec's sentences inside the site's header and footer, in the path's language",
+  "site: the 404 keeps the documented sentences inside the site's header and footer, in the path's language",
   async () => {
     const { baseUrl } = await server();
     const cases = [

@@ -1,5 +1,5 @@
-// Tooltips (spec sections 4 and 9): open 700 ms after hover or focus, at once when moving from one to the
-// next within the 300 ms skip delay, described by aria-describedby, closed by Escape.
+// Tooltips (docs/PRODUCT.md, _Timings_): open 700 ms after hover or focus, at once when moving from one to
+// the next within the 300 ms skip delay, described by aria-describedby, closed by Escape.
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";

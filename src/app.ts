@@ -29,7 +29,7 @@ export interface AppOptions {
 }
 
 /**
- * Builds the application. Order: request log (sets the request id), deps and the request's clock, nonce and
+ * Builds the application. Order: request log (sets the request id), deps and the request's clock, the
  * security headers; for GET, compression and static files; whatever `extend` adds (the bench's
  * ceilings); one API sub-app per resource, mounted at its
  * prefix, each route naming its own middleware (server/middleware/: publicWrite, visitor, rateLimit,

@@ -11,6 +11,8 @@
 // | shared-on-core       | src/shared/                              | ours outside src/shared/, src/core/   |
 // | browser-below-ui     | src/browser/                             | src/ui/, src/client/                  |
 // | ui-below-client      | src/ui/                                  | src/client/                           |
+// | browser-no-server    | src/ui/, src/client/, src/browser/       | src/server/, src/db/, src/services/   |
+// | routes-via-services  | src/routes/                              | src/db/                               |
 //
 // A test (`*_test.ts`) is not a production module: it may import test support (testing/, bench/) and any
 // layer it needs to drive the code under test (src/browser/tracking_test.ts submits through
@@ -61,6 +63,12 @@ export const RULES: Rule[] = [
   },
   { name: "browser-below-ui", applies: under("src/browser/"), forbids: under("src/ui/", "src/client/") },
   { name: "ui-below-client", applies: under("src/ui/"), forbids: under("src/client/") },
+  {
+    name: "browser-no-server",
+    applies: under("src/ui/", "src/client/", "src/browser/"),
+    forbids: under("src/server/", "src/db/", "src/services/"),
+  },
+  { name: "routes-via-services", applies: under("src/routes/"), forbids: under("src/db/") },
 ];
 
 const STATIC_IMPORT = /^(?:import|export)\s+(?:type\s+)?[\w$*{}\s,]*?\s*from\s*["']([^"']+)["']/gm;
@@ -156,6 +164,16 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     ["src/shared/x.ts", ["../services/a.ts", "../core/ok.ts", "./ok.ts"]],
     ["src/browser/x.ts", ["../ui/a.ts", "../client/b.ts"]],
     ["src/ui/x.tsx", ["../client/a.ts", "../browser/ok.ts"]],
+    ["src/ui/admin/y.tsx", [
+      "../../server/a.ts",
+      "../../db/b.ts",
+      "../../services/c.ts",
+      "../../shared/ok.ts",
+    ]],
+    ["src/client/y.ts", ["../db/a.ts", "../ui/ok.tsx"]],
+    ["src/browser/y.ts", ["../services/a.ts", "../server/b.ts"]],
+    ["src/routes/api/y.ts", ["../../db/a.ts", "../../services/ok.ts", "../../server/ok.ts"]],
+    ["src/routes/y.ts", ["../db/migrate.ts"]],
     ["scripts/x.ts", ["../bench/a.ts"]],
     ["scripts/routes.ts", ["../testing/app.ts"]],
     ["src/ui/x_test.ts", ["../client/a.ts", "../../testing/app.ts"]],
@@ -170,6 +188,14 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     'src/browser/x.ts: import "../ui/a.ts" (browser-below-ui)',
     'src/browser/x.ts: import "../client/b.ts" (browser-below-ui)',
     'src/ui/x.tsx: import "../client/a.ts" (ui-below-client)',
+    'src/ui/admin/y.tsx: import "../../server/a.ts" (browser-no-server)',
+    'src/ui/admin/y.tsx: import "../../db/b.ts" (browser-no-server)',
+    'src/ui/admin/y.tsx: import "../../services/c.ts" (browser-no-server)',
+    'src/client/y.ts: import "../db/a.ts" (browser-no-server)',
+    'src/browser/y.ts: import "../services/a.ts" (browser-no-server)',
+    'src/browser/y.ts: import "../server/b.ts" (browser-no-server)',
+    'src/routes/api/y.ts: import "../../db/a.ts" (routes-via-services)',
+    'src/routes/y.ts: import "../db/migrate.ts" (routes-via-services)',
     'scripts/x.ts: import "../bench/a.ts" (no-test-code)',
   ]);
 });

@@ -1,4 +1,7 @@
-/** Pushes an analytics event (name, category, label) to the tag manager's data layer (spec section 7). */
+/**
+ * Pushes an analytics event (name, category, label) to the tag manager's data layer (docs/PRODUCT.md, _What
+ * is tracked and when_).
+ */
 export function trackEvent(event: string, category: string, label: string): void {
   const w = globalThis as unknown as { dataLayer?: unknown[] };
   w.dataLayer ??= [];

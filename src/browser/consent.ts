@@ -1,5 +1,5 @@
 // LGPD consent for the third-party scripts (Meta pixel, tag manager). First-party tracking sets no cookie
-// and stores no IP, so it needs none. CONSENT_MODE=none keeps the spec's behaviour: load when configured.
+// and stores no IP, so it needs none. CONSENT_MODE=none keeps the plain behaviour: load when configured.
 import type { PublicConfig } from "../shared/page_data.ts";
 
 const CONSENT_KEY = "zapflow.consent";

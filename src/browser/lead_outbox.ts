@@ -13,7 +13,10 @@ export const LEAD_SEND_TIMEOUT_MS = 15_000;
 
 /** What a delivered lead records, taken when the visitor submitted it. */
 export interface LeadConversion {
-  /** Tracking source (spec section 7): `pricing_{plan}_plan` or `pricing_specialist_enterprise`. */
+  /**
+   * Tracking source (docs/PRODUCT.md, _What is tracked and when_): `pricing_{plan}_plan` or
+   * `pricing_specialist_enterprise`.
+   */
   source: string;
   /** The plan label for the tag manager's `lead_capture`. */
   label: string;

@@ -71,7 +71,10 @@ export function pixelActive(): boolean {
   return pixelId !== null;
 }
 
-/** Meta event id: lower-cased event name, a timestamp and a random string (spec section 3). */
+/**
+ * Meta event id: lower-cased event name, a timestamp and a random string (docs/PRODUCT.md, _What is tracked
+ * and when_).
+ */
 export function metaEventId(eventName: string): string {
   return `${eventName.toLowerCase()}_${Date.now()}_${randomId(9)}`;
 }

@@ -66,7 +66,10 @@ export function captureUtm(search = location.search): void {
   keep(UTM_KEY, JSON.stringify(utm)); // if it cannot be kept, UTM simply stays empty
 }
 
-/** The stored UTM parameters; anything unreadable counts as empty (spec section 5). */
+/**
+ * The stored UTM parameters; anything unreadable counts as empty (docs/PRODUCT.md, _What is tracked and
+ * when_).
+ */
 export function storedUtm(): StoredUtm {
   const value = kept(UTM_KEY);
   const utm: StoredUtm = {};
@@ -135,7 +138,7 @@ export function storedTouch(): StoredTouch | null {
 }
 
 /**
- * Appends the visit's origin to a checkout link: the stored UTM parameters (the spec's three, plus
+ * Appends the visit's origin to a checkout link: the stored UTM parameters (source, medium and campaign, plus
  * utm_content and utm_term when the landing URL had them) and the ad click ids of the session's landing URL.
  * An invalid URL gives back the link unchanged.
  */
@@ -145,7 +148,9 @@ export function withUtm(link: string): string {
   return withOrigin(link, { ...originOf(query), ...storedUtm() });
 }
 
-/** Error text as the spec's catalogue words it: status, colon, body (or status text / 'Unknown error'). */
+/**
+ * Error text as docs/PRODUCT.md, _Errors_ words it: status, colon, body (or status text / 'Unknown error').
+ */
 export async function describeFailure(res: Response | null, error?: unknown): Promise<string> {
   if (!res) return error instanceof Error ? error.message : "Unknown error";
   const body = await res.text().catch(() => "");

@@ -67,7 +67,7 @@ Deno.test("tracking: the session id is time plus random and stays the same withi
   assert.equal(sessionId(), id);
 });
 
-Deno.test("lead form: validation keys of spec section 5", () => {
+Deno.test("lead form: validation keys of the lead modal (docs/PRODUCT.md)", () => {
   assert.deepEqual(validateLead({ name: " ", email: "", whatsapp: "" }), {
     name: "leadModal.validation.nameRequired",
     email: "leadModal.validation.emailRequired",

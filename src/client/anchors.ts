@@ -1,4 +1,7 @@
-/** Spec section 9: an anchor scroll is retried once, 100 ms later, if the target was not there yet. */
+/**
+ * docs/PRODUCT.md, _Timings_: an anchor scroll is retried once, 100 ms later, if the target was not there
+ * yet.
+ */
 export const ANCHOR_RETRY_MS = 100;
 
 function prefersReducedMotion(): boolean {

@@ -2,11 +2,17 @@
 // language links. Plain DOM: React would buy nothing here and cost the first tap its bundle.
 import { type Lang, LANG_COOKIE, LANG_STORAGE_KEY } from "../shared/languages.ts";
 
-/** Spec section 9: the dropdown closes 150 ms after the pointer leaves; the phone menu 50 ms after a click. */
+/**
+ * docs/PRODUCT.md, _Timings_: the dropdown closes 150 ms after the pointer leaves; the phone menu 50 ms after
+ * a click.
+ */
 export const DROPDOWN_CLOSE_MS = 150;
 export const MENU_CLOSE_MS = 50;
 
-/** Remembers the visitor's language: local storage (spec) and the cookie the server reads on `/`. */
+/**
+ * Remembers the visitor's language: local storage (docs/PRODUCT.md, _Pages and routes_) and the cookie the
+ * server reads on `/`.
+ */
 export function rememberLang(lang: Lang): void {
   try {
     localStorage.setItem(LANG_STORAGE_KEY, lang);

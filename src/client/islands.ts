@@ -7,7 +7,7 @@
 // | Island / behaviour        | How                                   | Loaded                                      |
 // | ------------------------- | ------------------------------------- | ------------------------------------------- |
 // | header: menu, dropdown,   | plain DOM (client/header.ts)          | bootstrap: first screen, must answer the    |
-// |   language links          |                                       |   first tap with the spec's timings         |
+// |   language links          |                                       |   first tap with the documented timings     |
 // | tooltips                  | plain DOM, delegated (tooltips.ts)    | bootstrap (700/300 ms from the first hover) |
 // | FAQ                       | details/summary + `name` (single-open | no code needed; faq.ts (a toggle listener)  |
 // |                           |   natively), faq.ts for older engines |   in the bootstrap                          |

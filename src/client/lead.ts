@@ -1,10 +1,10 @@
 // Pricing buttons: server-rendered as links to /go/checkout (or WhatsApp), which is where they lead without
 // JavaScript. Here they become buttons that answer a tap at once: pressed (aria-busy) in the same frame,
-// the click recorded (analytics event and click source, spec section 7) and the lead dialog opened as soon
-// as its small chunk is in (src/client/lead_dialog.ts). That chunk is fetched before anyone taps: when a plan
-// button comes within a screen or two of the viewport, or on the first touch or pointer anywhere (on a phone,
-// the first scroll). A tap that came before this script ran was held by the page's inline handler
-// (src/ui/early_tap.ts) and is answered here.
+// the click recorded (analytics event and click source, docs/PRODUCT.md, _What is tracked and when_) and the
+// lead dialog opened as soon as its small chunk is in (src/client/lead_dialog.ts). That chunk is fetched
+// before anyone taps: when a plan button comes within a screen or two of the viewport, or on the first touch
+// or pointer anywhere (on a phone, the first scroll). A tap that came before this script ran was held by the
+// page's inline handler (src/ui/early_tap.ts) and is answered here.
 import { trackEvent } from "../browser/analytics.ts";
 import { trackClick } from "../browser/tracking.ts";
 import { clickSource, type LeadIntent } from "../ui/lead/lead_events.ts";

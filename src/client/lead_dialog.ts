@@ -6,8 +6,8 @@
 // React island cost about 64 KB gzip (React DOM, the island, the dialog), over 1.3 s of transfer alone at
 // 400 kbps and then a hydration on a slow CPU; prefetching it would take that bandwidth from the page's own
 // images and font while the visitor reads. This chunk is one twentieth of it and opens the dialog in one
-// frame. What the dialog does is the spec's (sections 4, 5, 9): fields, validation keys, texts, the 800/500 ms
-// redirects; e2e/lead_modal_test.ts holds it to that.
+// frame. What the dialog does is in docs/PRODUCT.md, _Lead modal_: fields, validation keys, texts, the
+// 800/500 ms redirects; e2e/lead_modal_test.ts holds it to that.
 import { trackEvent } from "../browser/analytics.ts";
 import { currentOrigin, randomId, storedTouch, withUtm } from "../browser/tracking.ts";
 import { deliverLead, keepLead } from "../browser/lead_outbox.ts";
@@ -16,7 +16,7 @@ import type { LeadIntent } from "../ui/lead/lead_events.ts";
 import { type Strings, translator } from "../ui/lead/strings.ts";
 import { conversionSource, leadEventData, type LeadFields, validateLead } from "../ui/lead/lead_form.ts";
 
-/** Delays of spec section 9: redirect 800 ms after a saved lead, 500 ms after a failed save. */
+/** Delays of docs/PRODUCT.md, _Timings_: redirect 800 ms after a saved lead, 500 ms after a failed save. */
 export const REDIRECT_AFTER_SAVE_MS = 800;
 export const REDIRECT_AFTER_FAILURE_MS = 500;
 
@@ -75,7 +75,7 @@ function wire(): Parts | null {
     event.preventDefault();
     void submit(p);
   });
-  // Typing in a field clears that field's error (spec section 4).
+  // Typing in a field clears that field's error (docs/PRODUCT.md, _Lead modal_).
   for (const name of FIELDS) p.inputs[name].addEventListener("input", () => showError(p, name, undefined));
   for (const button of dialog.querySelectorAll("[data-close]")) {
     button.addEventListener("click", () => close(true));

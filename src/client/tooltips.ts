@@ -1,6 +1,6 @@
 // Tooltips (Tooltip.tsx renders them closed): one delegated set of listeners for the whole page.
 
-/** Spec sections 4 and 9: a tooltip opens 700 ms after hover or focus; 300 ms is the skip delay. */
+/** docs/PRODUCT.md, _Timings_: a tooltip opens 700 ms after hover or focus; 300 ms is the skip delay. */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_MS = 300;
 

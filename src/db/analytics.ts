@@ -7,19 +7,14 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import { type DailyCount, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
+import { type DailyCount, type DayRange, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
 import type { Queryable } from "./client.ts";
 import { filterSql } from "./filtered.ts";
-import { type Filters, noFilters } from "../shared/filters.ts";
+import { noFilters } from "../shared/filters.ts";
+import type { LeadFilter } from "../shared/lead_filter.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
-/** Whole local days, yyyy-MM-dd, both inclusive. */
-export interface DayRange {
-  start: string;
-  end: string;
-}
-
-export type { DailyCount };
+export type { DailyCount, DayRange };
 
 // $1 start date, $2 end date, $3 time zone.
 export const BOUNDS = (column: string) =>
@@ -271,7 +266,7 @@ const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
    ) t group by key having sum(n) filter (where d >= $5::date) > 0
    order by visits desc, key asc limit $4`;
 
-/** The rankings beyond the spec's (migrations/00011): raw column and roll-up dimension. */
+/** The added rankings (migrations/00011; docs/ANALYTICS.md, _Filters_): raw column and roll-up dimension. */
 const RANKED = {
   source: ["traffic_source", "source"],
   channel: ["channel", "channel"],
@@ -506,21 +501,7 @@ export interface LeadRow {
   page: string | null;
 }
 
-export interface LeadFilter {
-  range?: DayRange;
-  /** Matches name or e-mail (any case, any accents), or WhatsApp (digits compared without punctuation). */
-  q?: string;
-  /** Only leads of this plan value (micro, pro, premium, enterprise, unknown). */
-  plan?: string;
-  /** Only leads whose UTM source contains this text, in any case ("goog" finds Google). */
-  utmSource?: string;
-  /** The dashboard's filters (shared/filters.ts), as every other report takes them. */
-  filters?: Filters;
-  /** Oldest first instead of newest first. */
-  oldestFirst?: boolean;
-  limit?: number;
-  offset?: number;
-}
+export type { LeadFilter };
 
 /** Case and accent folding, the same as leads.search_text's (migrations/00009). */
 const FOLD = (expr: string) =>

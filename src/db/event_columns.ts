@@ -20,7 +20,7 @@ export interface TrackedEvent {
   /** The session's touch (services/attribution.ts): visits and clicks; absent on conversions. */
   trafficSource?: string | null;
   channel?: string | null;
-  /** Clicks only: a plan button (the spec's clicks, the default) or a WhatsApp button or link (00017). */
+  /** Clicks only: a plan button (the plan clicks, the default) or a WhatsApp button or link (00017). */
   clickKind?: ClickKind;
   /** Engagement beacons only: the page's visible time (ms) since its previous beacon. */
   engagedMs?: number;

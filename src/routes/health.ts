@@ -1,7 +1,6 @@
 import { Hono } from "hono";
-import { readMigrations } from "../db/migrate.ts";
 import type { AppEnv } from "../server/env.ts";
-import { checkReadiness } from "../services/readiness.ts";
+import { checkReadiness, shippedMigrations } from "../services/readiness.ts";
 
 export interface HealthOptions {
   /** Migration file names this build ships; default: read once from `migrations/` on first probe. */
@@ -27,7 +26,7 @@ export function healthRoutes(options: HealthOptions = {}): Hono<AppEnv> {
   );
 
   health.get("/readyz", async (c) => {
-    expected ??= readMigrations().then((all) => all.map((m) => m.name));
+    expected ??= shippedMigrations();
     const result = await checkReadiness(c.get("deps").db, await expected, options.timeoutMs);
     if (result.ready) return c.json({ status: "ready", jobs: result.jobs }, 200, noStore);
     return c.json({ status: "unavailable", reason: result.reason }, 503, noStore);

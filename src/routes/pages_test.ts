@@ -35,7 +35,9 @@ appTest("pages: every page renders in its language with hydration data", async (
     assert.ok(html.startsWith("<!DOCTYPE html>"), path);
     assert.ok(html.includes(`<html lang="${htmlLang}"`), `${path} lang`);
     assert.ok(html.includes(text), `${path} shows "${text}"`);
-    assert.match(html, /<script type="module" src="\/assets\/[a-z]+-TEST\.js" nonce="/, path);
+    // The bootstrap: preloaded in the head, imported by the hashed loader at the end of the body.
+    assert.match(html, /<link rel="modulepreload" href="\/assets\/[a-z]+-TEST\.js"\/>/, path);
+    assert.match(html, /<script>import\("\/assets\/[a-z]+-TEST\.js"\)<\/script><\/body>/, path);
     assert.ok(html.includes('id="page-data"'), path);
   }
 });
@@ -90,7 +92,7 @@ appTest("pages: the root redirects (302) to the detected language with the query
   assert.equal((await t.request("/")).headers.get("location"), "/pt-br");
 });
 
-appTest("pages: unknown paths answer 404 with the spec's text and never redirect off-site", async (t) => {
+appTest("pages: unknown paths answer 404 with the documented text and never redirect off-site", async (t) => {
   for (const path of [...NOT_FOUND, "/en/nope", "/api-nope", "/pt-br/admin/x"]) {
     const res = await t.request(path);
     assert.equal(res.status, 404, path);

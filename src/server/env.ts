@@ -39,7 +39,8 @@ export type AppEnv = {
     /** The request's clock, read once when it arrives (deps.now, or the system clock). */
     now: Date;
     requestId: string;
-    nonce: string;
+    /** A page's answer: the CSP hashes of its inline scripts (render.tsx), which the policy allows. */
+    scriptHashes?: string;
     /** The administrator's session, once `loadSession`/`adminOnly` has run and found one. */
     session?: Session;
     /** The caller of a public write, once `visitor()` has run. */

@@ -29,14 +29,7 @@ import CustomersPage from "../ui/pages/CustomersPage.tsx";
 import LegalPage from "../ui/pages/LegalPage.tsx";
 import type { AppDeps, AppEnv } from "./env.ts";
 import { log } from "../core/log.ts";
-import {
-  acceptsGzip,
-  compileTemplate,
-  fillTemplate,
-  gzipTemplate,
-  type HtmlTemplate,
-  NONCE_SLOT,
-} from "../core/html_template.ts";
+import { acceptsGzip, type StaticPage, staticPage } from "../core/static_page.ts";
 import { type FaqItem, structuredData } from "./structured_data.ts";
 
 const PUBLIC_COMPONENTS: Record<Exclude<PageId, "admin">, PageComponent> = {
@@ -99,7 +92,7 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
 }
 
 /**
- * Rendered pages, per app and key, with a nonce slot (html_template.ts). Nothing in a page depends on the
+ * Rendered pages, per app and key, as static bytes (static_page.ts). Nothing in a page depends on the
  * request: only on the page, the language, the build and the configuration (all fixed per process) and the
  * year the footer prints, which is part of the key. Bounded by the number of pages × languages.
  */
@@ -109,7 +102,7 @@ const templates = new WeakMap<AppDeps, Map<string, Promise<PageTemplate>>>();
  * A rendered page: the template served when the request has no query string, and, when the page has a
  * language switch, its HTML with the query slot kept (routes.ts, QUERY_SLOT) for requests that have one.
  */
-type PageTemplate = HtmlTemplate & { withQuerySlot: string | null };
+type PageTemplate = StaticPage & { withQuerySlot: string | null };
 
 function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): Promise<PageTemplate> {
   let byKey = templates.get(deps);
@@ -129,7 +122,6 @@ function cachedTemplate(deps: AppDeps, key: string, element: () => ReactNode): P
 async function renderTemplate(element: ReactNode): Promise<PageTemplate> {
   let failed: unknown;
   const body = await renderToReadableStream(element, {
-    nonce: NONCE_SLOT,
     onError(error) {
       failed ??= error;
       log.error("render error", { error: String(error), stack: (error as Error)?.stack });
@@ -139,7 +131,7 @@ async function renderTemplate(element: ReactNode): Promise<PageTemplate> {
   const html = await new Response(body).text();
   if (failed) throw failed; // never cache a page React had to patch over
   const slotted = html.includes(QUERY_SLOT);
-  return { ...compileTemplate(html.replaceAll(QUERY_SLOT, "")), withQuerySlot: slotted ? html : null };
+  return { ...staticPage(html.replaceAll(QUERY_SLOT, "")), withQuerySlot: slotted ? html : null };
 }
 
 /** Longer query strings are not copied into the page (the links then go without them). */
@@ -153,23 +145,20 @@ function escapeAttribute(text: string): string {
   );
 }
 
-/** The template with this response's nonce, gzip when the client takes it (compressed once, see above). */
+/** The page's bytes, gzip when the client takes it (compressed once, see above); the CSP gets its hashes. */
 function respond(c: Context<AppEnv>, template: PageTemplate, status: number): Response {
-  const nonce = c.get("nonce");
+  c.set("scriptHashes", template.scriptHashes);
   const gzip = acceptsGzip(c.req.header("accept-encoding"));
   const search = new URL(c.req.url).search;
   let body: Uint8Array<ArrayBuffer>;
   if (template.withQuerySlot && search.length > 1 && search.length <= MAX_SWITCH_QUERY) {
     // A visit with a query string (an ad's UTM parameters): the language links carry it, so switching
     // language without JavaScript keeps it. Only these responses are assembled and compressed here.
-    const html = template.withQuerySlot.replaceAll(QUERY_SLOT, escapeAttribute(search)).replaceAll(
-      NONCE_SLOT,
-      nonce,
-    );
+    const html = template.withQuerySlot.replaceAll(QUERY_SLOT, escapeAttribute(search));
     const bytes = new TextEncoder().encode(html);
     body = gzip ? new Uint8Array(gzipSync(bytes, { level: 6 })) : bytes;
   } else {
-    body = gzip ? gzipTemplate(template, nonce) : fillTemplate(template, nonce);
+    body = gzip ? template.gzip : template.html;
   }
   const headers = new Headers({
     "content-type": "text/html; charset=utf-8",
@@ -198,7 +187,6 @@ function publicConfig(deps: AppDeps): PublicConfig {
 }
 
 function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
-  const nonce = NONCE_SLOT;
   const i18n = i18nFor(deps, lang, page, PAGE_NAMESPACES[page]);
   const isAdmin = page === "admin";
   // Every public page loads the same small bootstrap (src/client/entries/site.ts); islands load on demand.
@@ -214,7 +202,6 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
     <Document
       htmlLang={isAdmin ? "pt-BR" : LANG_INFO[lang].htmlLang}
       meta={meta}
-      nonce={nonce}
       styles={pageStyles}
       inlineCss={isAdmin ? undefined : deps.assets.inlineCss(pageStyles)}
       fonts={isAdmin ? undefined : deps.assets.entry("styles").fonts}
@@ -236,7 +223,6 @@ export async function renderNotFound(c: Context<AppEnv>, lang: Lang): Promise<Re
 }
 
 function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
-  const nonce = NONCE_SLOT;
   const i18n = i18nFor(deps, lang, "notFound", NOT_FOUND_NAMESPACES);
   const entry = deps.assets.entry("site");
   const styles = deps.assets.entry("styles");
@@ -256,7 +242,6 @@ function notFoundElement(deps: AppDeps, lang: Lang): ReactNode {
     <Document
       htmlLang={LANG_INFO[lang].htmlLang}
       meta={meta}
-      nonce={nonce}
       styles={[...styles.css, ...entry.css]}
       inlineCss={deps.assets.inlineCss([...styles.css, ...entry.css])}
       fonts={styles.fonts}

@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import { appliedMigrations } from "../db/migrate.ts";
+import { appliedMigrations, readMigrations } from "../db/migrate.ts";
 import { jobStatuses } from "./system_health.ts";
 
 /** A job's latest run as /readyz shows it: no error text (the probe is public). */
@@ -16,6 +16,11 @@ export type Readiness =
     reason: "database_unreachable" | "migrations_pending" | "schema_newer" | "storage_unavailable";
     pending?: number;
   };
+
+/** The names of the migrations this build ships (`migrations/*.sql`), sorted. */
+export async function shippedMigrations(): Promise<string[]> {
+  return (await readMigrations()).map((m) => m.name);
+}
 
 /** How long a readiness probe waits for the database before calling it unreachable. */
 export const READINESS_TIMEOUT_MS = 2000;

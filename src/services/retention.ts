@@ -16,7 +16,10 @@ import { monthIn, type VisitorKeys } from "./visitor_key.ts";
 
 const DAY_MS = 24 * 3_600_000;
 const HOUR_MS = 3_600_000;
-/** Salts live until this long after their month ends (ARCHITECTURE: "about 40 days"). */
+/**
+ * Salts live until this long after their month ends (docs/PRODUCT.md, _Security and privacy_: "about forty
+ * days").
+ */
 export const SALT_GRACE_DAYS = 40;
 /** Rate-limit windows and login failures older than this no longer count for anything (longest window: 15 min). */
 export const COUNTER_MAX_AGE_MS = DAY_MS;

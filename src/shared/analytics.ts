@@ -1,6 +1,12 @@
 // Dashboard arithmetic shared by the server and the browser, so both round and divide the same way
 // (each formula in words: docs/METRICS.md).
 
+/** Whole local days, yyyy-MM-dd, both inclusive. */
+export interface DayRange {
+  start: string;
+  end: string;
+}
+
 export interface DailyCount {
   date: string;
   count: number;

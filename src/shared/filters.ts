@@ -151,7 +151,7 @@ export interface View {
 
 /**
  * The view of an address's query string on the local day `today`: a known preset wins, then valid custom
- * dates (startDate, endDate, start not after end), else this month (the spec's default).
+ * dates (startDate, endDate, start not after end), else this month (docs/PRODUCT.md, _Dashboard_).
  */
 export function readView(search: string | URLSearchParams, today: string): View {
   const q = typeof search === "string" ? new URLSearchParams(search) : search;

@@ -11,7 +11,7 @@ export type LangResources = Partial<Record<Namespace, Record<string, unknown>>>;
 
 /**
  * Creates an initialised i18next instance (synchronously, from embedded resources). A missing key
- * renders as the key itself, which is i18next's default and what the spec asks for.
+ * renders as the key itself, i18next's default (docs/PRODUCT.md, _Pages and routes_).
  */
 export function createI18n(lang: Lang, resources: LangResources): i18n {
   const instance = i18next.createInstance();

@@ -71,7 +71,10 @@ const SPANISH_COUNTRIES = new Set([
   "VE",
 ]);
 
-/** Spec section 4: Brazil gives pt, the listed English-speaking countries en, Spanish-speaking ones es. */
+/**
+ * docs/PRODUCT.md, _Pages and routes_: Brazil gives pt, the listed English-speaking countries en,
+ * Spanish-speaking ones es.
+ */
 export function langFromCountry(country: string): Lang | null {
   const code = country.trim().toUpperCase();
   if (code === "BR") return "pt";

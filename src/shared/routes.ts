@@ -58,7 +58,7 @@ export function switchPath(page: PageId, lang: Lang): string {
   return pagePath(page, lang) + QUERY_SLOT;
 }
 
-/** Path of an anchor on the home page, as the spec writes it: `/pt-br/#precos`. */
+/** Path of an anchor on the home page, as docs/PRODUCT.md (_Page sections_) writes it: `/pt-br/#precos`. */
 export function homeAnchor(lang: Lang, anchor: string): string {
   return `/${LANG_INFO[lang].prefix}/#${anchor}`;
 }

@@ -112,8 +112,9 @@ const trackingCommon = {
 export const trackingEventBody = z.strictObject(trackingCommon);
 
 /**
- * Body of POST /api/tracking/click: the spec's fields, plus an optional `kind` (absent or null: a plan button,
- * as the spec's clicks; `whatsapp`: a WhatsApp button or link, whose `source` is the page it is on).
+ * Body of POST /api/tracking/click: the plan click's fields, plus an optional `kind` (absent or null: a plan
+ * button, docs/PRODUCT.md, _What is tracked and when_; `whatsapp`: a WhatsApp button or link, whose `source`
+ * is the page it is on).
  */
 export const trackingClickBody = z.strictObject({
   ...trackingCommon,

@@ -17,10 +17,10 @@ export interface HeadMeta {
 export interface DocumentProps {
   htmlLang: string;
   meta: HeadMeta;
-  nonce: string;
   styles: string[];
   /** Stylesheet text inlined in the head (public pages: nothing render-blocking to fetch); replaces `styles`. */
   inlineCss?: string;
+  /** The page's module script: preloaded in the head, imported by the loader at the end of the body. */
   script?: string;
   /** A small inline script run before the bootstrap (public pages: src/ui/early_tap.ts). */
   inlineScript?: string;
@@ -34,14 +34,25 @@ export interface DocumentProps {
 /**
  * Without JavaScript the header still works: the phone menu opens while its button has focus and stays while the pointer or focus is in it,
  * and the integrations list shows on hover or focus (with JavaScript, src/client/header.ts does this with the
- * spec's timings).
+ * timings of docs/PRODUCT.md, _Timings_).
  */
 const NO_SCRIPT_CSS = ".site-nav:focus-within,.site-nav:hover,.menu-toggle:focus+.site-nav{display:flex}" +
   ".dropdown:hover .dropdown-menu[hidden],.dropdown:focus-within .dropdown-menu[hidden]{display:block}";
 
+/**
+ * The inline script that starts a page's module: the same text for every request, so the CSP allows it by its
+ * hash, and 'strict-dynamic' passes that trust on to the module and everything it imports (a parser-inserted
+ * `<script src>` would need a per-response nonce instead). At the end of the body, like a deferred module,
+ * it runs once the markup before it is parsed; the module itself is fetched early, from the head's
+ * modulepreload.
+ */
+export function moduleLoader(src: string): string {
+  return `import(${JSON.stringify(src).replace(/</g, "\\u003c")})`;
+}
+
 /** The whole HTML document, server-rendered; the bootstrap script and islands act on `#root`'s markup. */
 export function Document(props: DocumentProps) {
-  const { meta, nonce } = props;
+  const { meta } = props;
   return (
     <html lang={props.htmlLang}>
       <head>
@@ -87,15 +98,13 @@ export function Document(props: DocumentProps) {
             <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
           </noscript>
         )}
-        {props.inlineScript && (
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: props.inlineScript }} />
-        )}
+        {props.inlineScript && <script dangerouslySetInnerHTML={{ __html: props.inlineScript }} />}
+        {props.script && <link rel="modulepreload" href={props.script} />}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (
           <script
             key={i}
             type="application/ld+json"
-            nonce={nonce}
             dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, "\\u003c") }}
           />
         ))}
@@ -106,11 +115,10 @@ export function Document(props: DocumentProps) {
           <script
             id="page-data"
             type="application/json"
-            nonce={nonce}
             dangerouslySetInnerHTML={{ __html: props.pageData }}
           />
         )}
-        {props.script && <script type="module" src={props.script} nonce={nonce} />}
+        {props.script && <script dangerouslySetInnerHTML={{ __html: moduleLoader(props.script) }} />}
       </body>
     </html>
   );

@@ -9,7 +9,7 @@
 export const EARLY_TAP_KEY = "__leadTap";
 export const EARLY_TAP_WAIT_MS = 10_000;
 
-/** The inline script (a few hundred bytes, run with the page's CSP nonce). */
+/** The inline script (a few hundred bytes; the page's CSP allows it by its hash). */
 export const EARLY_TAP_SCRIPT = `(function(d,w){d.addEventListener("click",function(e){` +
   `var a=e.target instanceof Element&&e.target.closest("a[data-lead]");` +
   `if(!a||d.documentElement.dataset.leadButtons)return;e.preventDefault();` +

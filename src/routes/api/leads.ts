@@ -10,7 +10,7 @@ import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
 import { findLeads, lastDays, leadSeries } from "../../services/analytics.ts";
 import { leadsCsv } from "../../services/leads_csv.ts";
-import type { LeadFilter } from "../../db/analytics.ts";
+import type { LeadFilter } from "../../shared/lead_filter.ts";
 import { csvExportQuery, daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
 import { rangeOf, reportContext } from "./reports.ts";
 import { filtersOf } from "../../shared/filters.ts";

@@ -1,5 +1,5 @@
 // One word, one formula (docs/METRICS.md): for the same period and the same channel or UTM source, every
-// endpoint that shows leads (or conversions, the spec's word for them) or a conversion rate gives the same
+// endpoint that shows leads (or conversions, the API's word for them) or a conversion rate gives the same
 // number. The traffic is written through the public API only, as browsers write it, including what really
 // happens: a conversion report lost on the way, one sent twice, one that arrives after midnight for a lead
 // sent before it, a lead re-sent from the browser's outbox an hour later; half of it rolled up.

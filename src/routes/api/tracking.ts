@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../../server/env.ts";
+import type { AppDeps, AppEnv } from "../../server/env.ts";
 import { parseOr400 } from "../../server/body.ts";
 import { publicWrite } from "../../server/middleware/public_write.ts";
 import { rateLimit } from "../../server/middleware/rate_limit.ts";
@@ -36,8 +36,7 @@ import {
 } from "../../shared/schemas.ts";
 import { filtersOf } from "../../shared/filters.ts";
 import { rangeOf, reportContext } from "./reports.ts";
-import type { Db } from "../../db/client.ts";
-import type { DayRange } from "../../db/analytics.ts";
+import type { DayRange } from "../../shared/analytics.ts";
 import type { Filters } from "../../shared/filters.ts";
 import { rankingPageOr } from "./panels.ts";
 
@@ -131,7 +130,7 @@ trackingApi.get("/rankings/pages", adminOnly(), async (c) => {
 });
 
 /** The reports that take a required period (and the clock, for comparisons) and answer a list or a comparison. */
-type Report = (db: Db, range: DayRange, tz: string, now: Date, f: Filters) => Promise<unknown>;
+type Report = (db: AppDeps["db"], range: DayRange, tz: string, now: Date, f: Filters) => Promise<unknown>;
 const periodReports: Record<string, Report> = {
   "/rankings/utm-source": (db, range, tz, _now, f) => utmSourceRanking(db, range, tz, f),
   "/rankings/utm-campaign": (db, range, tz, _now, f) => utmCampaignRanking(db, range, tz, f),

@@ -32,7 +32,7 @@ async function admin(t: TestApp): Promise<(path: string) => Promise<Record<strin
 }
 
 appTest(
-  "whatsapp clicks: stored with kind whatsapp and the page's path; the spec's click stays a plan click",
+  "whatsapp clicks: stored with kind whatsapp and the page's path; a plan button's click stays a plan click",
   async (t) => {
     const wa = {
       ...click,
@@ -70,7 +70,7 @@ appTest(
     });
     assert.equal(notPage.status, 400);
     assert.deepEqual(Object.keys((await notPage.json()).fields), ["source"]);
-    // The conversion endpoint keeps the spec's fields only.
+    // The conversion endpoint keeps its documented fields only.
     const conv = await t.postJson("/api/tracking/conversion", { ...click, kind: "whatsapp" });
     assert.equal(conv.status, 400);
     const [{ n }] = await t.db.query<{ n: number }>("select count(*)::int as n from clicks");

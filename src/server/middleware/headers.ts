@@ -8,46 +8,20 @@ export interface SecurityHeadersOptions {
   extraSources?: Partial<Record<"script" | "connect" | "img" | "frame", string[]>>;
 }
 
-const BASE64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-// Random bytes are drawn from the system's CSPRNG 4 KB at a time (256 nonces) and each byte is used once:
-// one getRandomValues call and its buffer per response cost more than the rest of a small answer's headers.
-const pool = new Uint8Array(4096);
-let poolAt = pool.length;
-
-/** 16 fresh random bytes in base64 (24 characters). */
-export function base64Nonce(): string {
-  if (poolAt + 16 > pool.length) {
-    crypto.getRandomValues(pool);
-    poolAt = 0;
-  }
-  poolAt += 16;
-  return base64Of16(pool, poolAt - 16);
-}
-
-/** The base64 form of the 16 bytes of `bytes` from `at` (what `btoa` gives, without the string detour). */
-export function base64Of16(bytes: Uint8Array, at: number): string {
-  let out = "";
-  for (let i = at; i < at + 15; i += 3) {
-    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-    out += BASE64[n >> 18] + BASE64[(n >> 12) & 63] + BASE64[(n >> 6) & 63] + BASE64[n & 63];
-  }
-  const last = bytes[at + 15];
-  return out + BASE64[last >> 2] + BASE64[(last & 3) << 4] + "==";
-}
-
 /**
- * Per-request id and CSP nonce, and the security headers every response carries. Scripts run only with
- * the nonce ('strict-dynamic' lets the pixel and tag manager loaders add theirs); no framing; every `/api/`
- * answer is `no-store`.
+ * Per-request id and the security headers every response carries. Scripts run only when a page's answer
+ * names them by hash (its inline scripts: render.tsx sets `scriptHashes`); 'strict-dynamic' passes the trust
+ * on to what they load (the bootstrap, the pixel and tag manager loaders), so an answer without hashes runs
+ * no script at all. No framing; every `/api/` answer is `no-store`.
  */
 export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHandler<AppEnv> {
   const https = options.publicOrigin.startsWith("https:");
   const extra = options.extraSources ?? {};
   const list = (items: string[] = []) => items.length ? " " + items.join(" ") : "";
-  // The policy is the same for every answer but the nonce: built once, around the nonce's place.
+  // The policy is the same for every answer but the hashes: built once, around their place.
   const [cspBefore, cspAfter] = [
     "default-src 'self'",
-    `script-src 'nonce-\0' 'strict-dynamic' https:${list(extra.script)}`,
+    `script-src \0'strict-dynamic' https:${list(extra.script)}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: https://i.ytimg.com https://www.facebook.com${list(extra.img)}`,
     "font-src 'self'",
@@ -59,8 +33,6 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
     "frame-ancestors 'none'",
   ].join("; ").split("\0");
   return async function securityHeadersMiddleware(c, next) {
-    const nonce = base64Nonce();
-    c.set("nonce", nonce);
     // The request log (mounted first) normally sets it already.
     if (!c.get("requestId")) {
       c.set("requestId", c.req.header("x-request-id")?.match(/^[\w-]{1,64}$/)?.[0] ?? crypto.randomUUID());
@@ -68,7 +40,8 @@ export function securityHeaders(options: SecurityHeadersOptions): MiddlewareHand
     await next();
     const h = c.res.headers;
     h.set("x-request-id", c.get("requestId"));
-    h.set("content-security-policy", cspBefore + nonce + cspAfter);
+    const hashes = c.get("scriptHashes");
+    h.set("content-security-policy", hashes ? cspBefore + hashes + " " + cspAfter : cspBefore + cspAfter);
     h.set("x-content-type-options", "nosniff");
     h.set("referrer-policy", "strict-origin-when-cross-origin");
     h.set("permissions-policy", "camera=(), microphone=(), geolocation=(), payment=(), usb=()");

@@ -1,11 +1,10 @@
-// ARCHITECTURE "Headers", checked on every kind of answer the app gives: pages, the 404 page, redirects,
-// static files, API JSON and every API error status, admin pages and answers, the CSV export, health
-// probes, sitemap and robots. Run over http and https origins (HSTS only over https).
+// The headers of docs/PRODUCT.md, _Security and privacy_, checked on every kind of answer the app gives:
+// pages, the 404 page, redirects, static files, API JSON and every API error status, admin pages and answers,
+// the CSV export, health probes, sitemap and robots. Run over http and https origins (HSTS only over https).
 import assert from "node:assert/strict";
 import { appTest, TEST_ORIGIN, type TestApp, testApp } from "../../../testing/app.ts";
 import { ADMIN_EMAIL, ADMIN_PASSWORD, seedAdmin, sessionCookieOf } from "../../../testing/admin.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
-import { base64Nonce, base64Of16 } from "./headers.ts";
 
 const lead = { name: "Ana", email: "ana@example.com", whatsapp: "11999990000", plan: "Pro" };
 
@@ -145,7 +144,12 @@ function checkHeaders(kind: Kind, res: Response, https: boolean): void {
   const where = `${kind.name} (${https ? "https" : "http"})`;
   assert.equal(res.status, kind.status, where);
   const csp = h.get("content-security-policy") ?? "";
-  assert.match(csp, /script-src 'nonce-[A-Za-z0-9+/=]{24}' 'strict-dynamic'/, `${where}: CSP nonce`);
+  assert.match(
+    csp,
+    /script-src (?:'sha256-[A-Za-z0-9+/]{43}=' )*'strict-dynamic' /,
+    `${where}: CSP script-src`,
+  );
+  assert.ok(!csp.includes("'nonce-") && !csp.includes("'unsafe-inline' 'strict"), `${where}: hashes only`);
   for (
     const directive of [
       "frame-ancestors 'none'",
@@ -193,19 +197,35 @@ for (const https of [false, true]) {
   );
 }
 
-appTest("headers: each HTML answer has its own nonce, and every script tag carries it", async (t) => {
-  const nonces = new Set<string>();
-  for (const path of ["/pt-br", "/pt-br", "/en/admin", "/es/trello-whatsapp-integracao"]) {
-    const res = await t.request(path);
-    const nonce = res.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1];
-    nonces.add(nonce);
-    const html = await res.text();
-    const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-    assert.ok(scripts.length > 0, path);
-    for (const tag of scripts) assert.ok(tag.includes(`nonce="${nonce}"`), `${path}: ${tag}`);
-  }
-  assert.equal(nonces.size, 4, "a fresh nonce per response");
-});
+/** The CSP source of a script's text, computed here apart from the app's own code. */
+async function sha256Source(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+}
+
+appTest(
+  "headers: a page's CSP allows by hash exactly the inline scripts it runs; no script needs a nonce",
+  async (t) => {
+    const answers = new Map<string, string>();
+    for (const path of ["/pt-br", "/pt-br", "/en/admin", "/es/trello-whatsapp-integracao", "/en/nowhere"]) {
+      const res = await t.request(path);
+      const csp = res.headers.get("content-security-policy")!;
+      const allowed = csp.match(/script-src ([^;]*)/)![1].split(" ").filter((s) => s.startsWith("'sha256-"));
+      const html = await res.text();
+      // Nothing varies per response: a second answer for a page is the same policy and the same bytes.
+      if (answers.has(path)) assert.equal(csp + html, answers.get(path), `${path} answered twice`);
+      answers.set(path, csp + html);
+      const running: string[] = [];
+      for (const [, attributes, text] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+        assert.ok(!/\bnonce=|\bsrc=/.test(attributes), `${path}: <script${attributes}>`);
+        if (/type="application\/(ld\+)?json"/.test(attributes)) continue; // data, never run
+        running.push(await sha256Source(text));
+      }
+      assert.ok(running.length > 0, `${path}: the loader at least`);
+      assert.deepEqual(new Set(allowed), new Set(running), path);
+    }
+  },
+);
 
 appTest("headers: an API path answers 405 with Allow for a method it does not serve", async (t) => {
   for (
@@ -242,24 +262,6 @@ Deno.test({
       await server.shutdown();
     }
   },
-});
-
-Deno.test("headers: the nonce encoder gives what btoa gives, for every byte value in every position", () => {
-  const bytes = new Uint8Array(16 + 256);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7) & 255;
-  for (let at = 0; at <= 256; at++) {
-    const expected = btoa(String.fromCharCode(...bytes.subarray(at, at + 16)));
-    assert.equal(base64Of16(bytes, at), expected, `offset ${at}`);
-  }
-  const random = crypto.getRandomValues(new Uint8Array(16));
-  assert.equal(base64Of16(random, 0), btoa(String.fromCharCode(...random)));
-});
-
-Deno.test("headers: nonces do not repeat across many pool refills", () => {
-  const seen = new Set<string>();
-  for (let i = 0; i < 5_000; i++) seen.add(base64Nonce());
-  assert.equal(seen.size, 5_000);
-  for (const nonce of seen) assert.match(nonce, /^[A-Za-z0-9+/]{22}==$/);
 });
 
 appTest(

@@ -84,8 +84,9 @@ export function adminSession(c: Context<AppEnv>): Session {
 
 /**
  * Every admin response: `Cache-Control: no-store`; state-changing requests must be JSON from our own origin
- * (ARCHITECTURE "CSRF": Hono's csrf() ignores JSON requests, so this checks both), else 403. Alone it guards
- * the routes that work without a session (sign-in, session check, sign-out); the rest use `adminOnly()`.
+ * (docs/PRODUCT.md, _Security and privacy_: Hono's csrf() ignores JSON requests, so this checks both), else
+ * 403. Alone it guards the routes that work without a session (sign-in, session check, sign-out); the rest
+ * use `adminOnly()`.
  */
 export function adminGuard(): MiddlewareHandler<AppEnv> {
   return async function adminGuardMiddleware(c, next) {

@@ -1,14 +1,23 @@
-import { useCallback, useEffect, useRef, useState } from "react";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useCallback, useRef, useState } from "react";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { authStatus } from "../../shared/admin_schemas.ts";
-import { getJson, onSessionEnded } from "./api.ts";
+import { getJson, SessionEnded } from "./api.ts";
 import { ToastProvider, useToast } from "./toast.tsx";
 import { LoginCard } from "./LoginCard.tsx";
 import { Dashboard } from "./Dashboard.tsx";
 
-/** Spec section 7: data never goes stale, no refetch on focus, no polling, no retries. */
-export function createQueryClient(): QueryClient {
+/**
+ * docs/PRODUCT.md, _Dashboard_: data never goes stale, no refetch on focus, no polling, no retries. Every
+ * query and mutation that fails because the session ended elsewhere (SessionEnded, a 401) calls
+ * `onSessionEnded`: the one place that handles it, whichever card or form made the call.
+ */
+export function createQueryClient(onSessionEnded: () => void = () => {}): QueryClient {
+  const ended = (error: unknown) => {
+    if (error instanceof SessionEnded) onSessionEnded();
+  };
   return new QueryClient({
+    queryCache: new QueryCache({ onError: ended }),
+    mutationCache: new MutationCache({ onError: ended }),
     defaultOptions: {
       queries: { staleTime: Infinity, refetchOnWindowFocus: false, refetchInterval: false, retry: false },
       mutations: { retry: false },
@@ -18,69 +27,82 @@ export function createQueryClient(): QueryClient {
 
 type AuthState = { kind: "checking" } | { kind: "anonymous" } | { kind: "signed-in"; email: string };
 
+const ANONYMOUS: AuthState = { kind: "anonymous" };
+const CHECKING: AuthState = { kind: "checking" };
+
+/** The server's word on the session; a failed check leaves the page signed out (docs/PRODUCT.md, _Errors_). */
+async function checkAuth(): Promise<AuthState> {
+  try {
+    const status = await getJson("/api/admin/check-auth", authStatus);
+    return status.isAuthenticated && status.email ? { kind: "signed-in", email: status.email } : ANONYMOUS;
+  } catch (error) {
+    console.error("auth check failed", error); // log only
+    return ANONYMOUS;
+  }
+}
+
 /**
  * The administrator area (Portuguese only). The server renders it in its first state, checking the session;
  * the browser then asks the server and shows the login card or the dashboard.
  */
 export default function AdminApp() {
-  const [queryClient] = useState(createQueryClient);
   return (
-    <QueryClientProvider client={queryClient}>
-      <ToastProvider>
-        <AdminArea queryClient={queryClient} />
-      </ToastProvider>
-    </QueryClientProvider>
+    <ToastProvider>
+      <AdminArea />
+    </ToastProvider>
   );
 }
 
-function AdminArea({ queryClient }: { queryClient: QueryClient }) {
+/** Owns the query client and the session this page knows of (after a sign-in or sign-out on it). */
+function AdminArea() {
   const toast = useToast();
-  const [auth, setAuth] = useState<AuthState>({ kind: "checking" });
+  // null until this page signs in or out: the server's check decides until then.
+  const [known, setKnown] = useState<AuthState | null>(null);
   const signedIn = useRef(false);
-  signedIn.current = auth.kind === "signed-in";
 
-  useEffect(() => {
-    let live = true;
-    getJson("/api/admin/check-auth", authStatus)
-      .then((status) => {
-        if (!live) return;
-        setAuth(
-          status.isAuthenticated && status.email
-            ? { kind: "signed-in", email: status.email }
-            : { kind: "anonymous" },
-        );
-      })
-      .catch((error) => {
-        console.error("auth check failed", error); // spec section 8: stay signed out, log only
-        if (live) setAuth({ kind: "anonymous" });
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  const onSignedIn = useCallback((email: string) => setAuth({ kind: "signed-in", email }), []);
-  const onSignedOut = useCallback(() => {
+  function leave(client: QueryClient) {
     signedIn.current = false;
-    queryClient.clear(); // the next administrator session starts from fresh data
-    setAuth({ kind: "anonymous" });
-  }, [queryClient]);
+    client.clear(); // the next administrator session starts from fresh data
+    setKnown(ANONYMOUS);
+  }
 
-  // Any 401 while signed in (the session was ended elsewhere, or expired): back to the login card, once,
-  // however many cards were loading.
-  useEffect(() => {
-    onSessionEnded(() => {
+  const [queryClient] = useState(() => {
+    // Any 401 while signed in (the session was ended elsewhere, or expired): back to the login card, once,
+    // however many cards were loading.
+    const client = createQueryClient(() => {
       if (!signedIn.current) return;
-      onSignedOut();
+      leave(client);
       toast({
         title: "Sessão encerrada",
         description: "Sua sessão expirou ou foi encerrada em outro lugar. Entre novamente.",
         variant: "destructive",
       });
     });
-    return () => onSessionEnded(undefined);
-  }, [onSignedOut, toast]);
+    return client;
+  });
 
+  const onSignedIn = useCallback((email: string) => setKnown({ kind: "signed-in", email }), []);
+  // `leave` only touches a ref and a state setter, both stable.
+  const onSignedOut = useCallback(() => leave(queryClient), [queryClient]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AdminScreen known={known} signedIn={signedIn} onSignedIn={onSignedIn} onSignedOut={onSignedOut} />
+    </QueryClientProvider>
+  );
+}
+
+interface AdminScreenProps {
+  known: AuthState | null;
+  signedIn: { current: boolean };
+  onSignedIn: (email: string) => void;
+  onSignedOut: () => void;
+}
+
+function AdminScreen({ known, signedIn, onSignedIn, onSignedOut }: AdminScreenProps) {
+  const check = useQuery({ queryKey: ["check-auth"], queryFn: checkAuth, enabled: known === null });
+  const auth = known ?? check.data ?? CHECKING;
+  signedIn.current = auth.kind === "signed-in";
   return (
     <>
       {auth.kind === "checking" && (

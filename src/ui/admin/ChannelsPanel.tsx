@@ -24,7 +24,10 @@ function previousOf(rows: ChannelRow[]) {
   return (channel: string) => map.get(channel) ?? NONE;
 }
 
-/** Beyond the spec: visits, plan clicks, leads (by last touch) and their rate per channel (GA4's grouping). */
+/**
+ * An added panel (docs/PRODUCT.md, _Dashboard_): visits, plan clicks, leads (by last touch) and their rate
+ * per channel (GA4's grouping).
+ */
 /** WhatsApp clicks per channel of the period (0 for a channel without any). */
 function useWhatsappByChannel(period: Period): (channel: string) => number {
   const q = useWhatsapp(period);

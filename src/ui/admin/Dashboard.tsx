@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FilterKey, readView, writeView } from "../../shared/filters.ts";
 import { sendJson } from "./api.ts";
 import { today } from "./format.ts";
@@ -22,7 +22,10 @@ import { AddFilter } from "./filter_context.tsx";
 import { FilterChips } from "./FilterChips.tsx";
 import { UtmDetailPanels } from "./UtmDetailPanel.tsx";
 
-/** The view (period and filters) the address names; no period in it: this month (the spec's default). */
+/**
+ * The view (period and filters) the address names; no period in it: this month (docs/PRODUCT.md,
+ * _Dashboard_).
+ */
 function viewOfAddress(): Period {
   return readView(location.search, today());
 }
@@ -47,7 +50,10 @@ function useViewInAddress(): [Period, (p: Period) => void] {
   return [view, change];
 }
 
-/** The signed-in dashboard: header, password panel, then sections 1 to 8 in the spec's order. */
+/**
+ * The signed-in dashboard: header, password panel, then the sections in the order of docs/PRODUCT.md,
+ * _Dashboard_.
+ */
 export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -63,19 +69,15 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
     setPeriod({ ...period, filters: next });
   };
   const [passwordOpen, setPasswordOpen] = useState(false);
-  const [leaving, setLeaving] = useState(false);
-
-  async function logout() {
-    setLeaving(true);
-    try {
-      await sendJson("POST", "/api/admin/logout");
+  const signOut = useMutation({
+    mutationFn: () => sendJson("POST", "/api/admin/logout"),
+    onSuccess: () => {
       toast({ title: "Logout realizado", description: "Você foi desconectado com sucesso." });
       onSignedOut();
-    } catch {
-      toast({ title: "Erro", description: "Erro ao fazer logout", variant: "destructive" });
-      setLeaving(false);
-    }
-  }
+    },
+    onError: () => toast({ title: "Erro", description: "Erro ao fazer logout", variant: "destructive" }),
+  });
+  const leaving = signOut.isPending || signOut.isSuccess;
 
   return (
     <div className="admin-page">
@@ -105,7 +107,12 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
             >
               Alterar Senha
             </button>
-            <button type="button" className="btn btn-primary btn-small" onClick={logout} disabled={leaving}>
+            <button
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => signOut.mutate()}
+              disabled={leaving}
+            >
               Sair
             </button>
           </div>

@@ -1,5 +1,4 @@
-import { useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { errorText, sendJson } from "./api.ts";
 import { formatDayTime, formatUpcoming } from "./format.ts";
 import { type Delivery, DESTINATION_NAMES, useDestinations, useLeadDeliveries } from "./deliveries.ts";
@@ -54,30 +53,28 @@ export function deliveryLine(d: Delivery, now = new Date()): DeliveryLine {
 function DeliveryRow({ delivery }: { delivery: Delivery }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const [sending, setSending] = useState(false);
   const line = deliveryLine(delivery);
   const name = DESTINATION_NAMES[delivery.destination];
-
-  async function resend() {
-    setSending(true);
-    try {
-      await sendJson("POST", "/api/admin/deliveries/resend", {
+  const resend = useMutation({
+    mutationFn: () =>
+      sendJson("POST", "/api/admin/deliveries/resend", {
         leadId: delivery.leadId,
         destination: delivery.destination,
-      });
-      toast({ title: "Reenvio agendado", description: `${name}: o lead será enviado de novo em instantes.` });
-    } catch (error) {
+      }),
+    onSuccess: () =>
+      toast({ title: "Reenvio agendado", description: `${name}: o lead será enviado de novo em instantes.` }),
+    onError: (error) =>
       toast({
         title: "Erro",
         description: errorText(error) ?? `Não foi possível reenviar para ${name}.`,
         variant: "destructive",
-      });
-    } finally {
-      setSending(false);
-      await queryClient.invalidateQueries({ queryKey: ["deliveries", delivery.leadId] });
-      await queryClient.invalidateQueries({ queryKey: ["destinations"] });
-    }
-  }
+      }),
+    // Either way the delivery line and the destinations panel are read again.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: ["deliveries", delivery.leadId] });
+      void queryClient.invalidateQueries({ queryKey: ["destinations"] });
+    },
+  });
 
   return (
     <li className={`delivery delivery-${line.tone}`} data-testid={`delivery-${delivery.destination}`}>
@@ -85,7 +82,12 @@ function DeliveryRow({ delivery }: { delivery: Delivery }) {
       <span className="delivery-status">{line.label}</span>
       {line.detail && <span className="delivery-detail">{line.detail}</span>}
       {line.resend && (
-        <button type="button" className="btn btn-outline btn-small" onClick={resend} disabled={sending}>
+        <button
+          type="button"
+          className="btn btn-outline btn-small"
+          onClick={() => resend.mutate()}
+          disabled={resend.isPending}
+        >
           Reenviar<span className="visually-hidden">{` para ${name}`}</span>
         </button>
       )}

@@ -270,7 +270,12 @@ export function LeadList({ period }: { period: Period }) {
   });
   const [typedSource, setTypedSource] = useState("");
   const [view, setView] = useState<View>("cards");
-  const [page, setPage] = useState(0);
+  // The page belongs to the list it was chosen in: other filters or another period start at page 0 in the
+  // same render, so the old page is never asked for under the new filters.
+  const listKey = leadParams(period, filters).toString();
+  const [paged, setPaged] = useState({ listKey, page: 0 });
+  const page = paged.listKey === listKey ? paged.page : 0;
+  const setPage = (next: number) => setPaged({ listKey, page: next });
   useEffect(() => {
     const timer = setTimeout(
       () => setFilters((f) => ({ ...f, search: typed.trim(), utmSource: typedSource.trim() })),
@@ -278,7 +283,6 @@ export function LeadList({ period }: { period: Period }) {
     );
     return () => clearTimeout(timer);
   }, [typed, typedSource]);
-  useEffect(() => setPage(0), [filters, period.start, period.end, period.filters]);
   const leads = useLeads(period, filters, page, PAGE_SIZE);
   const sources = useRanking("utm-source", period);
   const total = leads.data?.total ?? 0;

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { erasure, type PersonLead, personLeads } from "../../shared/admin_schemas.ts";
 import { isLeadEmail } from "../../shared/email.ts";
 import { ApiError, getJson, sendJson, SessionEnded } from "./api.ts";
@@ -51,10 +51,49 @@ export function LgpdPanel() {
   const [kind, setKind] = useState<Kind>("email");
   const [value, setValue] = useState("");
   const [found, setFound] = useState<Found | null>(null);
-  const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
-  async function search(event: FormEvent) {
+  // The lookup is asked for like a write (a mutation, not a query): what it finds is personal data, kept in
+  // this panel's state only, never in the query cache where a refetch or another card would reach it.
+  const lookup = useMutation({
+    gcTime: 0,
+    mutationFn: (subject: { kind: Kind; value: string }) =>
+      getJson(`/api/admin/lgpd/leads?${subjectQuery(subject.kind, subject.value)}`, personLeads),
+    onMutate: () => setConfirming(false),
+    onSuccess: (data, subject) => setFound({ ...subject, leads: data.leads }),
+    onError: (error, subject) => {
+      if (error instanceof SessionEnded) return; // the query client took it back to the login card
+      if (error instanceof ApiError && error.status === 400) {
+        toast({
+          title: "Dados inválidos",
+          description: LABELS[subject.kind].invalid,
+          variant: "destructive",
+        });
+        return;
+      }
+      toast({ title: "Erro", description: "Não foi possível buscar os dados.", variant: "destructive" });
+    },
+  });
+
+  const erase = useMutation({
+    mutationFn: (ids: number[]) => sendJson("DELETE", "/api/admin/lgpd/leads", { ids }, erasure),
+    onSuccess: async ({ deleted }) => {
+      toast({
+        title: "Dados excluídos",
+        description: `${plural(deleted.leads, "lead excluído", "leads excluídos")} definitivamente.`,
+      });
+      setFound((shown) => shown && { ...shown, leads: [] });
+      setConfirming(false);
+      await queryClient.invalidateQueries(); // every card reads again before the panel is free
+    },
+    onError: (error) => {
+      if (error instanceof SessionEnded) return;
+      toast({ title: "Erro", description: "Não foi possível excluir os dados.", variant: "destructive" });
+    },
+  });
+  const busy = lookup.isPending || erase.isPending;
+
+  function search(event: FormEvent) {
     event.preventDefault();
     const typed = value.trim();
     const plausible = kind === "email"
@@ -64,43 +103,11 @@ export function LgpdPanel() {
       toast({ title: "Erro", description: LABELS[kind].invalid, variant: "destructive" });
       return;
     }
-    setBusy(true);
-    setConfirming(false);
-    try {
-      const data = await getJson(`/api/admin/lgpd/leads?${subjectQuery(kind, typed)}`, personLeads);
-      setFound({ kind, value: typed, leads: data.leads });
-    } catch (error) {
-      if (error instanceof SessionEnded) return; // already back at the login card, with its toast
-      if (error instanceof ApiError && error.status === 400) {
-        toast({ title: "Dados inválidos", description: LABELS[kind].invalid, variant: "destructive" });
-        return;
-      }
-      toast({ title: "Erro", description: "Não foi possível buscar os dados.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+    lookup.mutate({ kind, value: typed });
   }
 
-  async function erase() {
-    if (!found?.leads.length) return;
-    setBusy(true);
-    try {
-      const { deleted } = await sendJson("DELETE", "/api/admin/lgpd/leads", {
-        ids: found.leads.map((l) => l.id),
-      }, erasure);
-      toast({
-        title: "Dados excluídos",
-        description: `${plural(deleted.leads, "lead excluído", "leads excluídos")} definitivamente.`,
-      });
-      setFound({ ...found, leads: [] });
-      setConfirming(false);
-      await queryClient.invalidateQueries();
-    } catch (error) {
-      if (error instanceof SessionEnded) return;
-      toast({ title: "Erro", description: "Não foi possível excluir os dados.", variant: "destructive" });
-    } finally {
-      setBusy(false);
-    }
+  function confirmErase() {
+    if (found?.leads.length) erase.mutate(found.leads.map((l) => l.id));
   }
 
   const label = LABELS[kind];
@@ -204,7 +211,7 @@ export function LgpdPanel() {
                       <button
                         type="button"
                         className="btn btn-small lgpd-danger"
-                        onClick={erase}
+                        onClick={confirmErase}
                         disabled={busy}
                       >
                         {busy ? "Excluindo..." : "Confirmar exclusão"}

@@ -1,17 +1,32 @@
 import { type FormEvent, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { loginAnswer } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
-/** The sign-in card (spec section 2, "Administrator page"; toasts of sections 5 and 8). */
+/** The sign-in card and its toasts (docs/PRODUCT.md, _Dashboard_). */
 export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void }) {
   const toast = useToast();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [sending, setSending] = useState(false);
+  const signIn = useMutation({
+    mutationFn: (credentials: { email: string; password: string }) =>
+      sendJson("POST", "/api/admin/login", credentials, loginAnswer),
+    onSuccess: (answer, credentials) => {
+      toast({ title: "Login realizado", description: "Bem-vindo ao painel administrativo!" });
+      onSignedIn(answer.email ?? credentials.email.toLowerCase());
+    },
+    // The server's message (the answer's `message`), else the fixed text.
+    onError: (error) =>
+      toast({
+        title: "Erro no login",
+        description: errorText(error) ?? "Credenciais inválidas",
+        variant: "destructive",
+      }),
+  });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!email.trim() || !password) {
       toast({
@@ -21,26 +36,10 @@ export function LoginCard({ onSignedIn }: { onSignedIn: (email: string) => void 
       });
       return;
     }
-    setSending(true);
-    try {
-      const answer = await sendJson(
-        "POST",
-        "/api/admin/login",
-        { email: email.trim(), password },
-        loginAnswer,
-      );
-      toast({ title: "Login realizado", description: "Bem-vindo ao painel administrativo!" });
-      onSignedIn(answer.email ?? email.trim().toLowerCase());
-    } catch (error) {
-      // The server's message (the answer's `message`), else the fixed text.
-      toast({
-        title: "Erro no login",
-        description: errorText(error) ?? "Credenciais inválidas",
-        variant: "destructive",
-      });
-      setSending(false);
-    }
+    signIn.mutate({ email: email.trim(), password });
   }
+  // Still "Entrando..." after a success, until the dashboard replaces this card.
+  const sending = signIn.isPending || signIn.isSuccess;
 
   return (
     <main id="main" className="admin-shell">

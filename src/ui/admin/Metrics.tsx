@@ -89,7 +89,7 @@ const APPROXIMATE = {
     `cresce e nunca fica abaixo do número exato de quaisquer ${EXACT_VISITOR_DAYS} dias dentro dele.`,
 };
 
-/** Section 2: unique visitors (exact over the period) and the average per day with visits (spec section 9). */
+/** Unique visitors (exact over the period) and the average per day with visits (docs/METRICS.md). */
 export function VisitMetrics({ period }: { period: Period }) {
   const summary = useSummary(period);
   const series = useDailySeries(period);
@@ -245,7 +245,10 @@ export function LeadMetrics({ period }: { period: Period }) {
   );
 }
 
-/** Beyond the spec: where visitors drop out, from a visit to a plan click to a lead. */
+/**
+ * An added panel (docs/PRODUCT.md, _Dashboard_): where visitors drop out, from a visit to a plan click to a
+ * lead.
+ */
 export function Funnel({ period }: { period: Period }) {
   const summary = useSummary(period);
   const whatsapp = useWhatsapp(period);

@@ -1,18 +1,40 @@
 import { type FormEvent, useState } from "react";
+import { useMutation } from "@tanstack/react-query";
 import { MIN_PASSWORD_LENGTH, passwordChangeAnswer } from "../../shared/admin_schemas.ts";
 import { errorText, sendJson, SessionEnded } from "./api.ts";
 import { useToast } from "./toast.tsx";
 import { Field } from "./Field.tsx";
 
-/** The password-change panel: after a success the fields clear and the panel stays open (spec section 4). */
+/**
+ * The password-change panel: after a success the fields clear and the panel stays open (docs/PRODUCT.md,
+ * _Dashboard_).
+ */
 export function PasswordPanel() {
   const toast = useToast();
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [sending, setSending] = useState(false);
+  const change = useMutation({
+    mutationFn: (body: { currentPassword: string; newPassword: string }) =>
+      sendJson("POST", "/api/admin/change-password", body, passwordChangeAnswer),
+    onSuccess: () => {
+      toast({ title: "Senha alterada", description: "Sua senha foi alterada com sucesso!" });
+      setCurrent("");
+      setNext("");
+      setConfirm("");
+    },
+    onError: (error) => {
+      if (error instanceof SessionEnded) return; // the query client took it back to the login card
+      // The server's message (the answer's `message`), else the fixed text.
+      toast({
+        title: "Erro",
+        description: errorText(error) ?? "Erro ao alterar senha",
+        variant: "destructive",
+      });
+    },
+  });
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
     if (!current || !next || !confirm) {
       toast({ title: "Erro", description: "Por favor, preencha todos os campos.", variant: "destructive" });
@@ -34,30 +56,9 @@ export function PasswordPanel() {
       });
       return;
     }
-    setSending(true);
-    try {
-      await sendJson(
-        "POST",
-        "/api/admin/change-password",
-        { currentPassword: current, newPassword: next },
-        passwordChangeAnswer,
-      );
-      toast({ title: "Senha alterada", description: "Sua senha foi alterada com sucesso!" });
-      setCurrent("");
-      setNext("");
-      setConfirm("");
-    } catch (error) {
-      if (error instanceof SessionEnded) return; // already back at the login card, with its toast
-      // The server's message (the answer's `message`), else the fixed text.
-      toast({
-        title: "Erro",
-        description: errorText(error) ?? "Erro ao alterar senha",
-        variant: "destructive",
-      });
-    } finally {
-      setSending(false);
-    }
+    change.mutate({ currentPassword: current, newPassword: next });
   }
+  const sending = change.isPending;
 
   return (
     <section id="password-panel" className="admin-card password-panel" aria-labelledby="password-title">

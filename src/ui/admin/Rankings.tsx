@@ -101,8 +101,9 @@ function Ranking<K extends RankingKind>(props: RankingProps<K>) {
 }
 
 /**
- * Section 7: top UTM sources, top UTM campaigns, most visited pages (path plus query); beyond the spec, the
- * sources of every visit (referrers included) and the landing pages, compared with the previous period.
+ * Top UTM sources, top UTM campaigns, most visited pages (path plus query) (docs/PRODUCT.md, _Dashboard_);
+ * added: the sources of every visit (referrers included) and the landing pages, compared with the previous
+ * period.
  */
 export function Rankings({ period }: { period: Period }) {
   return (

@@ -1,6 +1,6 @@
-// "Cliques no WhatsApp" (beyond the spec): clicks on the public pages' WhatsApp buttons and links, counted
-// apart from the plan clicks (docs/METRICS.md): the card with its comparison, and the ranking of the pages they
-// were clicked on.
+// "Cliques no WhatsApp" (an added panel, docs/PRODUCT.md, _Dashboard_): clicks on the public pages' WhatsApp
+// buttons and links, counted apart from the plan clicks (docs/METRICS.md): the card with its comparison, and
+// the ranking of the pages they were clicked on.
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { Change, Metric } from "./Metrics.tsx";
 import { Term } from "./Term.tsx";

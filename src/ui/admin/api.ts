@@ -1,6 +1,6 @@
-// The administrator's calls (spec section 7). Every call sends credentials; every answer is parsed with its
-// schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any non-OK answer
-// becomes an error reading "status: body" (spec section 8).
+// The administrator's calls (docs/PRODUCT.md, _Dashboard_). Every call sends credentials; every answer is
+// parsed with its schema from shared/admin_schemas.ts (the contract shared with the server), never cast; any
+// non-OK answer becomes an error reading "status: body" (docs/PRODUCT.md, _Errors_).
 import type { z } from "zod";
 import { apiError, type ApiErrorBody } from "../../shared/admin_schemas.ts";
 import { textOf } from "./messages.ts";
@@ -12,18 +12,11 @@ export class ApiError extends Error {
 }
 
 /**
- * A 401 from a call that needs a session: it ended elsewhere (logout, password change, expiry). The handler
- * set with onSessionEnded has already taken the administrator back to the login card, so callers show
- * nothing more for it.
+ * A 401 from a call that needs a session: it ended elsewhere (logout, password change, expiry). The query
+ * client's error handlers (AdminApp.tsx, createQueryClient) take the administrator back to the login card
+ * for any query or mutation that fails with it, so callers show nothing more for it.
  */
 export class SessionEnded extends ApiError {}
-
-let sessionEnded: (() => void) | undefined;
-
-/** Sets what a 401 from a signed-in call does (AdminApp: back to the login card, with a toast). */
-export function onSessionEnded(handler: (() => void) | undefined): void {
-  sessionEnded = handler;
-}
 
 // The calls that answer 401 without meaning a session ended.
 const SIGNED_OUT_CALLS = ["/api/admin/login", "/api/admin/check-auth"];
@@ -38,7 +31,6 @@ async function errorOf(res: Response, path: string): Promise<ApiError> {
     // not JSON: keep the text
   }
   if (res.status === 401 && !SIGNED_OUT_CALLS.includes(path)) {
-    sessionEnded?.();
     return new SessionEnded(res.status, text || res.statusText, data);
   }
   return new ApiError(res.status, text || res.statusText, data);

@@ -20,7 +20,7 @@ export function formatInt(n: number): string {
   return integer.format(n);
 }
 
-/** 1,5 (averages and rates have one decimal, spec section 9). */
+/** 1,5 (averages and rates have one decimal: docs/PRODUCT.md, _Dashboard_). */
 export function formatDecimal(n: number): string {
   return oneDecimal.format(n);
 }

@@ -19,7 +19,10 @@ import {
 import { type Filters, type PresetId, writeFilters } from "../../shared/filters.ts";
 import { getJson, getPage } from "./api.ts";
 
-/** Rankings and conversion by source are cached 5 minutes (spec section 7); the rest never goes stale. */
+/**
+ * Rankings and conversion by source are cached 5 minutes (docs/PRODUCT.md, _Dashboard_); the rest never goes
+ * stale.
+ */
 export const RANKING_CACHE_MS = 300_000;
 
 /**

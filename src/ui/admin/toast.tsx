@@ -1,6 +1,9 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from "react";
 
-/** Toasts as the spec's section 9 says: one at a time, 5000 ms, swipe right past 50 px, F8 to reach them. */
+/**
+ * Toasts as docs/PRODUCT.md, _Dashboard_ says: one at a time, 5000 ms, swipe right past 50 px, F8 to reach
+ * them.
+ */
 export const TOAST_DURATION_MS = 5000;
 const SWIPE_THRESHOLD_PX = 50;
 

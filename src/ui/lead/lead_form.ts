@@ -2,7 +2,8 @@ import { SITE } from "../../site.ts";
 import { isLeadEmail } from "../../shared/email.ts";
 import type { LeadIntent } from "./lead_events.ts";
 
-// The lead form's rules (spec section 5), kept apart from the component so they are tested directly.
+// The lead form's rules (docs/PRODUCT.md, _Lead modal_), kept apart from the component so they are tested
+// directly.
 export interface LeadFields {
   name: string;
   email: string;
@@ -22,7 +23,10 @@ export function validateLead(fields: LeadFields): LeadErrors {
   return errors;
 }
 
-/** Conversion source of spec section 7: the lower-cased plan name, or the specialist source. */
+/**
+ * Conversion source (docs/PRODUCT.md, _What is tracked and when_): the lower-cased plan name, or the
+ * specialist source.
+ */
 export function conversionSource(plan: { kind: "plan"; planName: string } | { kind: "specialist" }): string {
   return plan.kind === "plan"
     ? `pricing_${plan.planName.toLowerCase()}_plan`

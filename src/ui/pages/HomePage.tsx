@@ -23,7 +23,7 @@ const FEATURES: { key: string; icon: IconName }[] = [
 
 type Stat = { value: string; label: string };
 
-/** The home page: every section of the spec, in its order. */
+/** The home page: every section of docs/PRODUCT.md, _Page sections_, in its order. */
 export default function HomePage({ lang, page }: PageProps) {
   const { t } = useTranslation("home");
   const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];

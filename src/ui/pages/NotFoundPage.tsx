@@ -4,8 +4,8 @@ import { Layout } from "../components/Layout.tsx";
 import type { PageProps } from "./registry.ts";
 
 /**
- * Unknown paths: the spec's two English sentences, then the same in the visitor's language with a way home,
- * inside the site's header and footer.
+ * Unknown paths: the two English sentences of docs/PRODUCT.md, _Pages and routes_, then the same in the
+ * visitor's language with a way home, inside the site's header and footer.
  */
 export default function NotFoundPage({ lang, page }: PageProps) {
   const { t } = useTranslation("common");

@@ -17,7 +17,10 @@ export function anchorCta(label: string) {
   return anchorLink("cta_click", "integration", label);
 }
 
-/** The sections both integration pages share, in the spec's order (hero to the complete flow). */
+/**
+ * The sections both integration pages share, in the order of docs/PRODUCT.md, _Page sections_ (hero to the
+ * complete flow).
+ */
 export function IntegrationSections({ ns, lang }: { ns: IntegrationNs; lang: Lang }) {
   const { t } = useTranslation(ns);
   const list = <T,>(key: string) => t(key, { returnObjects: true }) as T[];
