@@ -1,0 +1,134 @@
+// Brazilian states: the 27 federation units, the DDD (area code) of every Brazilian phone number to its
+// state (Anatel's 67 codes), and the state of a lead's WhatsApp number, read like its wa.me link
+// (whatsapp_link.ts: as typed with +, else in the country of the page's language, Brazil for Portuguese).
+import { whatsappDigits } from "./whatsapp_link.ts";
+import { langOfPage } from "./whatsapp_link.ts";
+
+/** Federation units by their two-letter code. */
+export const BR_STATES: Record<string, string> = {
+  AC: "Acre",
+  AL: "Alagoas",
+  AP: "Amapá",
+  AM: "Amazonas",
+  BA: "Bahia",
+  CE: "Ceará",
+  DF: "Distrito Federal",
+  ES: "Espírito Santo",
+  GO: "Goiás",
+  MA: "Maranhão",
+  MT: "Mato Grosso",
+  MS: "Mato Grosso do Sul",
+  MG: "Minas Gerais",
+  PA: "Pará",
+  PB: "Paraíba",
+  PR: "Paraná",
+  PE: "Pernambuco",
+  PI: "Piauí",
+  RJ: "Rio de Janeiro",
+  RN: "Rio Grande do Norte",
+  RS: "Rio Grande do Sul",
+  RO: "Rondônia",
+  RR: "Roraima",
+  SC: "Santa Catarina",
+  SP: "São Paulo",
+  SE: "Sergipe",
+  TO: "Tocantins",
+};
+
+/** Every DDD in use and its state. */
+export const DDD_STATES: Record<string, string> = {
+  "11": "SP",
+  "12": "SP",
+  "13": "SP",
+  "14": "SP",
+  "15": "SP",
+  "16": "SP",
+  "17": "SP",
+  "18": "SP",
+  "19": "SP",
+  "21": "RJ",
+  "22": "RJ",
+  "24": "RJ",
+  "27": "ES",
+  "28": "ES",
+  "31": "MG",
+  "32": "MG",
+  "33": "MG",
+  "34": "MG",
+  "35": "MG",
+  "37": "MG",
+  "38": "MG",
+  "41": "PR",
+  "42": "PR",
+  "43": "PR",
+  "44": "PR",
+  "45": "PR",
+  "46": "PR",
+  "47": "SC",
+  "48": "SC",
+  "49": "SC",
+  "51": "RS",
+  "53": "RS",
+  "54": "RS",
+  "55": "RS",
+  "61": "DF",
+  "62": "GO",
+  "64": "GO",
+  "63": "TO",
+  "65": "MT",
+  "66": "MT",
+  "67": "MS",
+  "68": "AC",
+  "69": "RO",
+  "71": "BA",
+  "73": "BA",
+  "74": "BA",
+  "75": "BA",
+  "77": "BA",
+  "79": "SE",
+  "81": "PE",
+  "87": "PE",
+  "82": "AL",
+  "83": "PB",
+  "84": "RN",
+  "85": "CE",
+  "88": "CE",
+  "86": "PI",
+  "89": "PI",
+  "91": "PA",
+  "93": "PA",
+  "94": "PA",
+  "92": "AM",
+  "97": "AM",
+  "95": "RR",
+  "96": "AP",
+  "98": "MA",
+  "99": "MA",
+};
+
+/**
+ * The state (two-letter code) of a lead's WhatsApp number typed on `page`: a Brazilian number's DDD; null for
+ * a foreign number, or one that does not read as one number for sure.
+ */
+export function leadState(
+  whatsapp: string | null | undefined,
+  page: string | null | undefined,
+): string | null {
+  if (!whatsapp) return null;
+  const digits = whatsappDigits(whatsapp, langOfPage(page));
+  if (!digits || !digits.startsWith("55") || digits.length < 12) return null;
+  return DDD_STATES[digits.slice(2, 4)] ?? null;
+}
+
+// State names as IP databases spell them (with or without accents), to their codes.
+const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+const BY_NAME = new Map(Object.entries(BR_STATES).map(([code, name]) => [fold(name), code]));
+BY_NAME.set("federal district", "DF");
+
+/** A Brazilian state's code from an IP database's subdivision: an ISO code ("SP", "BR-SP") or a name. */
+export function brStateCode(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const code = value.toUpperCase().replace(/^BR-/, "");
+  if (code in BR_STATES) return code;
+  return BY_NAME.get(fold(value)) ?? null;
+}
