@@ -8,7 +8,7 @@
 // header (COUNTRY_HEADER) wins when the request carries one.
 import { Buffer } from "node:buffer";
 import { fileURLToPath } from "node:url";
-import { Reader } from "mmdb-lib";
+import { Reader, type Response } from "mmdb-lib";
 import { log } from "../core/log.ts";
 import { brStateCode } from "../shared/br_states.ts";
 
@@ -43,10 +43,10 @@ export interface GeoDb {
 /** Opens a MaxMind-format database; an absent or unreadable file gives a database that knows nothing. */
 export function openGeoDb(path: string | null): GeoDb {
   if (!path) return { lookup: () => NOWHERE, path: null };
-  let reader: Reader<Record_>;
+  let reader: Reader<Response>;
   try {
     const bytes = Deno.readFileSync(path);
-    reader = new Reader<Record_>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    reader = new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
     log.warn("IP database not loaded: countries unknown", {
       path,
@@ -59,7 +59,7 @@ export function openGeoDb(path: string | null): GeoDb {
     lookup(ip: string): Place {
       let r: Record_ | null;
       try {
-        r = reader.get(ip);
+        r = reader.get(ip) as Record_ | null;
       } catch {
         return NOWHERE;
       }

@@ -56,7 +56,7 @@ Deno.test({
   },
 });
 
-Deno.test("no database, a missing file or \"off\": every country unknown, never an error", () => {
+Deno.test('no database, a missing file or "off": every country unknown, never an error', () => {
   assert.deepEqual(openGeoDb(null).lookup("200.147.67.142"), { country: null, region: null });
   const missing = openGeoDb("/nonexistent/geo.mmdb");
   assert.equal(missing.path, null);

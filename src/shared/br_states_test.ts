@@ -10,13 +10,63 @@ Deno.test("the DDD table: all 67 codes, each to one of the 27 states, every stat
   assert.equal(Object.keys(BR_STATES).length, 27);
   // Spot checks from Anatel's plan.
   const expected: Record<string, string> = {
-    "11": "SP", "19": "SP", "21": "RJ", "24": "RJ", "27": "ES", "31": "MG", "38": "MG", "41": "PR",
-    "47": "SC", "51": "RS", "55": "RS", "61": "DF", "62": "GO", "63": "TO", "65": "MT", "67": "MS",
-    "68": "AC", "69": "RO", "71": "BA", "79": "SE", "81": "PE", "82": "AL", "83": "PB", "84": "RN",
-    "85": "CE", "86": "PI", "91": "PA", "92": "AM", "95": "RR", "96": "AP", "98": "MA", "99": "MA",
+    "11": "SP",
+    "19": "SP",
+    "21": "RJ",
+    "24": "RJ",
+    "27": "ES",
+    "31": "MG",
+    "38": "MG",
+    "41": "PR",
+    "47": "SC",
+    "51": "RS",
+    "55": "RS",
+    "61": "DF",
+    "62": "GO",
+    "63": "TO",
+    "65": "MT",
+    "67": "MS",
+    "68": "AC",
+    "69": "RO",
+    "71": "BA",
+    "79": "SE",
+    "81": "PE",
+    "82": "AL",
+    "83": "PB",
+    "84": "RN",
+    "85": "CE",
+    "86": "PI",
+    "91": "PA",
+    "92": "AM",
+    "95": "RR",
+    "96": "AP",
+    "98": "MA",
+    "99": "MA",
   };
   for (const [ddd, uf] of Object.entries(expected)) assert.equal(DDD_STATES[ddd], uf, ddd);
-  for (const unused of ["20", "23", "25", "26", "29", "30", "36", "39", "40", "50", "52", "56", "60", "70", "72", "76", "78", "80", "90"]) {
+  for (
+    const unused of [
+      "20",
+      "23",
+      "25",
+      "26",
+      "29",
+      "30",
+      "36",
+      "39",
+      "40",
+      "50",
+      "52",
+      "56",
+      "60",
+      "70",
+      "72",
+      "76",
+      "78",
+      "80",
+      "90",
+    ]
+  ) {
     assert.equal(DDD_STATES[unused], undefined, unused);
   }
 });
