@@ -293,6 +293,8 @@ export const lead = z.object({
   lastLandingPage: z.string().nullable(),
   // The address of the page the form was sent from.
   page: z.string().nullable(),
+  // The Brazilian state of the WhatsApp number's DDD (shared/br_states.ts), null for a foreign or unreadable one.
+  state: z.string().nullable(),
 });
 export type Lead = z.infer<typeof lead>;
 export const leadList = z.array(lead);
@@ -420,6 +422,14 @@ export const personLead = z.object({
   utmContent: z.string().nullable(),
   utmTerm: z.string().nullable(),
   page: z.string().nullable(),
+  // Derived (docs/AUDIENCE.md): the state of the WhatsApp number's DDD, and the session's device class,
+  // browser, operating system, country and state from its latest page view (migrations/00020).
+  state: z.string().nullable(),
+  device: z.string().nullable(),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  country: z.string().nullable(),
+  region: z.string().nullable(),
 });
 export type PersonLead = z.infer<typeof personLead>;
 
