@@ -500,3 +500,30 @@ export const systemHealth = z.object({
   jobs: z.array(jobStatus),
   failingDestinations: z.array(z.object({ destination, since: z.string() })),
 });
+
+/** GET /api/tracking/audience/{device,browser,os,country,region} (docs/AUDIENCE.md). */
+export const audienceReport = z.object({
+  rows: z.array(z.object({
+    key: z.string(),
+    label: z.string(),
+    visits: z.number(),
+    clicks: z.number(),
+    leads: z.number(),
+    leadRate: z.number(),
+    previousVisits: z.number(),
+    previousClicks: z.number(),
+    previousLeads: z.number(),
+    previousLeadRate: z.number(),
+  })),
+  comparison: z.object({ start: z.string(), end: z.string() }),
+});
+export type AudienceReport = z.infer<typeof audienceReport>;
+
+/** GET /api/tracking/lead-states: leads per state of their WhatsApp number's DDD. */
+export const leadStateReport = z.object({
+  rows: z.array(
+    z.object({ state: z.string(), name: z.string(), leads: z.number(), previousLeads: z.number() }),
+  ),
+  comparison: z.object({ start: z.string(), end: z.string() }),
+});
+export type LeadStateReport = z.infer<typeof leadStateReport>;
