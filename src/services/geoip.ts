@@ -54,24 +54,36 @@ export function openGeoDb(path: string | null): GeoDb {
     });
     return { lookup: () => NOWHERE, path: null };
   }
+  // A visitor sends several page views and clicks from one address: the last thousand answers are kept.
+  const recent = new Map<string, Place>();
   return {
     path,
     lookup(ip: string): Place {
-      let r: Record_ | null;
-      try {
-        r = reader.get(ip) as Record_ | null;
-      } catch {
-        return NOWHERE;
+      let place = recent.get(ip);
+      if (!place) {
+        place = find(ip);
+        if (recent.size >= 1000) recent.clear();
+        recent.set(ip, place);
       }
-      if (!r) return NOWHERE;
-      const country = countryCode(r.country_code ?? r.country?.iso_code);
-      const sub = r.subdivisions?.[0];
-      const region = country === "BR"
-        ? brStateCode(sub?.iso_code) ?? brStateCode(sub?.names?.en) ?? brStateCode(r.state1)
-        : null;
-      return { country, region };
+      return place;
     },
   };
+
+  function find(ip: string): Place {
+    let r: Record_ | null;
+    try {
+      r = reader.get(ip) as Record_ | null;
+    } catch {
+      return NOWHERE;
+    }
+    if (!r) return NOWHERE;
+    const country = countryCode(r.country_code ?? r.country?.iso_code);
+    const sub = r.subdivisions?.[0];
+    const region = country === "BR"
+      ? brStateCode(sub?.iso_code) ?? brStateCode(sub?.names?.en) ?? brStateCode(r.state1)
+      : null;
+    return { country, region };
+  }
 }
 
 /** An ISO country code, or null ("XX" and "T1" are Cloudflare's unknown and Tor). */
