@@ -165,7 +165,12 @@ browserTest(
         (await page.locator(`#${id} tbody th`).allInnerTexts()).map((t) => t.trim());
       assert.deepEqual(await rows("audience-device"), ["Celular", "Computador", "Tablet"]);
       assert.deepEqual((await rows("audience-country")).slice(0, 2), ["Brasil", "Portugal"]);
-      assert.deepEqual(await rows("audience-region"), ["SP", "RJ", "MG", "Não identificado"]);
+      assert.deepEqual(await rows("audience-region"), [
+        "São Paulo (SP)",
+        "Rio de Janeiro (RJ)",
+        "Minas Gerais (MG)",
+        "Não identificado",
+      ]);
       assert.deepEqual(await rows("lead-states"), [
         "São Paulo (SP)",
         "Minas Gerais (MG)",

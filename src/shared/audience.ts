@@ -1,5 +1,6 @@
 // Who the visitors are (docs/AUDIENCE.md): the categories derived from a visit's user agent and address, and
 // the dashboard's names for them. Nothing here is personal data: no user agent, no address.
+import { BR_STATES } from "./br_state_names.ts";
 
 export type DeviceClass = "mobile" | "tablet" | "desktop";
 
@@ -56,6 +57,7 @@ const countryNames = (() => {
 export function audienceValueLabel(dimension: AudienceDimension, key: string): string {
   if (key === "") return UNKNOWN_LABEL;
   if (dimension === "device") return DEVICE_LABELS[key as DeviceClass] ?? key;
+  if (dimension === "region") return BR_STATES[key] ? `${BR_STATES[key]} (${key})` : key;
   if (dimension === "country") {
     try {
       return countryNames?.of(key) ?? key;

@@ -3,37 +3,9 @@
 // (whatsapp_link.ts: as typed with +, else in the country of the page's language, Brazil for Portuguese).
 import { whatsappDigits } from "./whatsapp_link.ts";
 import { langOfPage } from "./whatsapp_link.ts";
+import { BR_STATES } from "./br_state_names.ts";
 
-/** Federation units by their two-letter code. */
-export const BR_STATES: Record<string, string> = {
-  AC: "Acre",
-  AL: "Alagoas",
-  AP: "Amapá",
-  AM: "Amazonas",
-  BA: "Bahia",
-  CE: "Ceará",
-  DF: "Distrito Federal",
-  ES: "Espírito Santo",
-  GO: "Goiás",
-  MA: "Maranhão",
-  MT: "Mato Grosso",
-  MS: "Mato Grosso do Sul",
-  MG: "Minas Gerais",
-  PA: "Pará",
-  PB: "Paraíba",
-  PR: "Paraná",
-  PE: "Pernambuco",
-  PI: "Piauí",
-  RJ: "Rio de Janeiro",
-  RN: "Rio Grande do Norte",
-  RS: "Rio Grande do Sul",
-  RO: "Rondônia",
-  RR: "Roraima",
-  SC: "Santa Catarina",
-  SP: "São Paulo",
-  SE: "Sergipe",
-  TO: "Tocantins",
-};
+export { BR_STATES };
 
 /** Every DDD in use and its state. */
 export const DDD_STATES: Record<string, string> = {

@@ -106,7 +106,7 @@ export function writeFilters(q: URLSearchParams, f: Filters | undefined): URLSea
 export function filterValueLabel(key: FilterKey, value: string): string {
   if (key === "channel") return CHANNEL_LABELS[value as Channel] ?? value;
   if (key === "source" && value === "direto") return "Direto";
-  if (key === "device" || key === "country") return audienceValueLabel(key, value);
+  if (key === "device" || key === "country" || key === "region") return audienceValueLabel(key, value);
   return value;
 }
 

@@ -187,8 +187,8 @@ appTest(
       ["", "Não identificado", 1, 0, 0, 0, 0],
     ]);
     assert.deepEqual(raw.region, [
-      ["SP", "SP", 3, 1, 1, 100, 0],
-      ["RJ", "RJ", 1, 1, 1, 100, 1],
+      ["SP", "São Paulo (SP)", 3, 1, 1, 100, 0],
+      ["RJ", "Rio de Janeiro (RJ)", 1, 1, 1, 100, 1],
       ["", "Não identificado", 1, 0, 0, 0, 0],
     ]);
     assert.deepEqual((raw.country as unknown[][])[0], ["BR", "Brasil", 4, 2, 2, 100, 1]);
@@ -199,7 +199,7 @@ appTest(
     assert.deepEqual(await panels(get), raw);
     // A row is a filter: f_device=mobile keeps the phone's page views, clicks and leads.
     const phone = await panels(get, `${NOV}&f_device=mobile`);
-    assert.deepEqual(phone.region, [["SP", "SP", 3, 1, 1, 100, 0]]);
+    assert.deepEqual(phone.region, [["SP", "São Paulo (SP)", 3, 1, 1, 100, 0]]);
     const summary = await get(`/api/tracking/summary?${NOV}&f_region=RJ`) as {
       current: { visits: number; clicks: number; leads: number };
     };
