@@ -3,6 +3,7 @@
 // (whatsapp_link.ts: as typed with +, else in the country of the page's language, Brazil for Portuguese).
 import { whatsappDigits } from "./whatsapp_link.ts";
 import { langOfPage } from "./whatsapp_link.ts";
+import type { Lang } from "./languages.ts";
 import { BR_STATES } from "./br_state_names.ts";
 
 export { BR_STATES };
@@ -87,9 +88,37 @@ export function leadState(
   page: string | null | undefined,
 ): string | null {
   if (!whatsapp) return null;
-  const digits = whatsappDigits(whatsapp, langOfPage(page));
-  if (!digits || !digits.startsWith("55") || digits.length < 12) return null;
-  return DDD_STATES[digits.slice(2, 4)] ?? null;
+  const text = whatsapp.trim();
+  // The usual forms, read without libphonenumber (a panel reads thousands): "+55 11 98765-4321" anywhere, and
+  // "(11) 98765-4321" on a Portuguese page. A DDD in use and a plausible number (a mobile's 9 digits starting
+  // with 9, or a landline's 8 starting with 2 to 5) give its state; any other form goes to the full reading.
+  const digits = text.replace(/[\s().-]/g, "");
+  const national = /^\+55\d{10,11}$/.test(digits)
+    ? digits.slice(3)
+    : /^\d{10,11}$/.test(digits) && pageLang(page) === "pt"
+    ? digits
+    : null;
+  if (national) {
+    const state = DDD_STATES[national.slice(0, 2)];
+    const subscriber = national.slice(2);
+    if (state && (/^9\d{8}$/.test(subscriber) || /^[2-5]\d{7}$/.test(subscriber))) return state;
+  }
+  const read = whatsappDigits(text, pageLang(page));
+  if (!read || !read.startsWith("55") || read.length < 12) return null;
+  return DDD_STATES[read.slice(2, 4)] ?? null;
+}
+
+// A list's leads come from a handful of pages: their language is read once each.
+const langs = new Map<string, Lang>();
+function pageLang(page: string | null | undefined): Lang {
+  const key = page ?? "";
+  let lang = langs.get(key);
+  if (!lang) {
+    lang = langOfPage(page);
+    if (langs.size >= 1000) langs.clear();
+    langs.set(key, lang);
+  }
+  return lang;
 }
 
 // State names as IP databases spell them (with or without accents), to their codes.

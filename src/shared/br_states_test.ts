@@ -92,3 +92,26 @@ Deno.test("a state from an IP database's subdivision: ISO codes and names, with 
   assert.equal(brStateCode("Texas"), null);
   assert.equal(brStateCode(undefined), null);
 });
+
+Deno.test("the quick reading of the usual forms agrees with libphonenumber's", async () => {
+  const { whatsappDigits, langOfPage } = await import("./whatsapp_link.ts");
+  const full = (typed: string, page: string) => {
+    const d = whatsappDigits(typed, langOfPage(page));
+    return d && d.startsWith("55") && d.length >= 12 ? DDD_STATES[d.slice(2, 4)] ?? null : null;
+  };
+  const samples: [string, string][] = [];
+  for (const ddd of Object.keys(DDD_STATES)) {
+    samples.push([`(${ddd}) 98765-4321`, "/pt-br"], [`+55 ${ddd} 91234-5678`, "/en"], [
+      `${ddd} 3333-4444`,
+      "/pt-br",
+    ]);
+  }
+  samples.push(["(20) 98765-4321", "/pt-br"], ["+55 11 8765-4321", "/pt-br"], ["(11) 98765-4321", "/es"]);
+  for (const [typed, page] of samples) {
+    assert.equal(leadState(typed, page), full(typed, page), `${typed} on ${page}`);
+  }
+  const started = performance.now();
+  for (let i = 0; i < 20_000; i++) leadState(`+55 (11) 9${String(1000 + (i % 9000))}-4321`, "/pt-br");
+  const ms = performance.now() - started;
+  if (Deno.args.includes("--print")) console.log(`20,000 leads' states in ${ms.toFixed(0)} ms`);
+});
