@@ -617,7 +617,9 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
             cell(utm.campaign)
           }\t${cell(utm.medium)}\t${cell(utm.term)}\t${cell(utm.content)}\t${cell(touch.referrer)}\t${
             clickId ? `{${clickId}}` : "{}"
-          }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${v === 0 ? "t" : "f"}\t${links}\t${audience}`,
+          }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${
+            v === 0 ? "t" : "f"
+          }\t${links}\t${audience}`,
         );
         count.visits++;
         if (waRand() < WHATSAPP_PER_MILLION / 1_000_000) {

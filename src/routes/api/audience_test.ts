@@ -7,6 +7,7 @@ import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import { insertTrackedEvent, sp } from "../../../testing/analytics_fixture.ts";
 import type { Audience } from "../../db/event_columns.ts";
 import { runRollups } from "../../services/rollups.ts";
+import { purgeRawEvents } from "../../services/retention.ts";
 import { leadsByState } from "../../services/audience_reports.ts";
 
 const IPHONE =
@@ -264,3 +265,35 @@ appTest("audience: an unknown panel is a 404, a bad filter value a 400 naming it
   assert.ok("f_country" in (await bad.json()).fields);
   assert.equal((await t.request(`/api/tracking/audience/device?${NOV}`)).status, 401);
 });
+
+appTest(
+  "audience: retention removes the categories with their rows; the roll-up keeps only counts",
+  async (t) => {
+    const old = sp("2025-09-01T10:00:00");
+    const ev = {
+      occurredAt: old,
+      visitorKey: "0".repeat(32),
+      sessionId: "s-old",
+      source: "/pt-br",
+      utmSource: null,
+      utmCampaign: null,
+      utmMedium: null,
+      audience: SP_PHONE,
+    };
+    await insertTrackedEvent(t.db, "visits", ev);
+    await insertTrackedEvent(t.db, "clicks", { ...ev, clickKind: "plan" });
+    await t.db.transaction((tx) =>
+      purgeRawEvents(tx, { retentionDays: 400, timeZone: "America/Sao_Paulo" }, NOW)
+    );
+    const [left] = await t.db.query<{ n: number }>(
+      "select (select count(*) from visits where device is not null) + (select count(*) from clicks where device is not null) as n",
+    );
+    assert.equal(Number(left.n), 0);
+    assert.deepEqual(
+      await t.db.query(
+        "select dimension, key, visits, clicks from daily_audience where dimension = 'region'",
+      ),
+      [{ dimension: "region", key: "SP", visits: 1, clicks: 1 }],
+    );
+  },
+);
