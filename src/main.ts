@@ -64,9 +64,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       stack: event.error?.stack,
     });
   });
-  // The IP database is read once now, not on the first page view (services/geoip.ts; absent: logged, no error).
-  const geo = geoDbFor(config.GEOIP_DB);
-  log.info("ip database", { path: geo.path });
+  // The IP database is read once now, not on the first page view (services/geoip.ts; absent: a warning, no error).
+  geoDbFor(config.GEOIP_DB);
   let db: Db;
   const freshDataDir = !config.DATABASE_URL &&
     !await Deno.stat(config.DATA_DIR).then(() => true, () => false);
