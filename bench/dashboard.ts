@@ -132,7 +132,13 @@ try {
   // screen (not in the first load): timed alone.
   const belowTheFold = (start: string, end: string) => {
     const r = `startDate=${start}&endDate=${end}`;
-    return [`/api/tracking/rankings/utm-content?${r}`, `/api/tracking/rankings/utm-term?${r}`];
+    return [
+      `/api/tracking/rankings/utm-content?${r}`,
+      `/api/tracking/rankings/utm-term?${r}`,
+      // Issue 30: who the visitors are (docs/AUDIENCE.md), also asked when their cards come near the screen.
+      ...["device", "browser", "os", "country", "region"].map((d) => `/api/tracking/audience/${d}?${r}`),
+      `/api/tracking/lead-states?${r}`,
+    ];
   };
   const today = todayIn(TZ);
   const periods = [

@@ -3,6 +3,7 @@
 // server's own.
 import { build, needsBuild, stampVersion } from "../build.ts";
 import { log } from "../src/core/log.ts";
+import { ensureGeoDb } from "./geoip_db.ts";
 
 /** Builds the client when it is older than its sources, saying so (and how long it took) in the log. */
 export async function buildIfStale(stale = needsBuild, run = build, stamp = stampVersion): Promise<void> {
@@ -18,6 +19,7 @@ export async function buildIfStale(stale = needsBuild, run = build, stamp = stam
 
 if (import.meta.main) {
   await buildIfStale();
+  await ensureGeoDb();
   const { configFromEnv, start } = await import("../src/main.ts");
   await start(configFromEnv());
 }

@@ -6,6 +6,7 @@
 // test processes start from (testing/db_template.ts). Says loudly what it skips.
 //   deno run -A scripts/test.ts [--faults] [deno test flags] [files]
 import { build } from "../build.ts";
+import { ensureGeoDb } from "./geoip_db.ts";
 
 /** Fault and soak tests: whole server processes under a fault or a sustained load (see each file's header). */
 export const FAULT_TESTS = [
@@ -18,6 +19,7 @@ export const FAULT_TESTS = [
 ];
 
 const faults = Deno.args.includes("--faults");
+await ensureGeoDb();
 const rest = Deno.args.filter((a) => a !== "--faults");
 
 const chrome = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";

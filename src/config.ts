@@ -79,6 +79,9 @@ const schema = z.object({
   // trusted proxy (TRUST_PROXY=1) that enforces header, body and idle timeouts itself.
   CONNECTION_GUARD: flag.default(true),
   COUNTRY_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name").default("cf-ipcountry"),
+  // The IP database a visit's country (and state, when it has them) is looked up in (services/geoip.ts);
+  // unset: the bundled country database; "off": none (every country unknown).
+  GEOIP_DB: optional,
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   // Meta pixel and Conversions API: nothing is sent unless both the pixel id and the token are set.
   META_PIXEL_ID: z.string().regex(/^\d{5,20}$/, "must be the numeric pixel id").optional(),

@@ -1,6 +1,7 @@
 // Start: config -> db -> migrate -> bootstrap admin -> serve; drain on SIGTERM. Run as the main module
 // (`deno run src/main.ts`, the Dockerfile, `deno compile`) it starts from the environment; `start` is exported
 // for entries that add routes of their own (bench/server.ts) without the production app knowing about them.
+import { geoDbFor } from "./services/geoip.ts";
 import type { Hono } from "hono";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Db, openDb } from "./db/client.ts";
@@ -63,6 +64,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       stack: event.error?.stack,
     });
   });
+  // The IP database is read once now, not on the first page view (services/geoip.ts; absent: a warning, no error).
+  geoDbFor(config.GEOIP_DB);
   let db: Db;
   const freshDataDir = !config.DATABASE_URL &&
     !await Deno.stat(config.DATA_DIR).then(() => true, () => false);

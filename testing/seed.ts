@@ -295,6 +295,33 @@ interface Sink {
 }
 
 type Table = "visits" | "clicks" | "conversions" | "leads" | "engagements";
+// Who the visitors are (migrations/00020): device, browser, system, country and state of a session, chosen
+// from its number (not from rand(), so the rest of the data set stays what it was before them).
+const AUDIENCE_COLUMNS = ["device", "browser", "os", "country", "region"];
+const AUDIENCE_MIX: [number, string][] = [
+  [30, "mobile\tChrome\tAndroid\tBR\tSP"],
+  [14, "mobile\tSafari\tiOS\tBR\tSP"],
+  [10, "mobile\tChrome\tAndroid\tBR\tRJ"],
+  [8, "mobile\tInstagram\tiOS\tBR\tMG"],
+  [6, "mobile\tSamsung Internet\tAndroid\tBR\tPR"],
+  [5, "mobile\tFacebook\tAndroid\tBR\tRS"],
+  [5, "mobile\tWhatsApp\tAndroid\tBR\tBA"],
+  [9, "desktop\tChrome\tWindows\tBR\tSP"],
+  [4, "desktop\tEdge\tWindows\tBR\tRJ"],
+  [3, "desktop\tSafari\tmacOS\tBR\tSP"],
+  [2, "tablet\tSafari\tiOS\tBR\tSC"],
+  [2, "desktop\tFirefox\tLinux\tPT\t\\N"],
+  [2, "mobile\tChrome\tAndroid\tUS\t\\N"],
+];
+const AUDIENCE_TOTAL = AUDIENCE_MIX.reduce((a, [w]) => a + w, 0);
+function audienceCells(sessionNumber: number): string {
+  let x = (Math.imul(sessionNumber + 1, 2654435761) >>> 0) % AUDIENCE_TOTAL;
+  for (const [w, cells] of AUDIENCE_MIX) {
+    if (x < w) return cells;
+    x -= w;
+  }
+  return AUDIENCE_MIX[0][1];
+}
 const COLUMNS: Record<Table, string[]> = {
   visits: [
     "occurred_at",
@@ -313,6 +340,7 @@ const COLUMNS: Record<Table, string[]> = {
     "channel",
     "entry",
     "link_keys",
+    ...AUDIENCE_COLUMNS,
   ],
   clicks: [
     "occurred_at",
@@ -325,6 +353,7 @@ const COLUMNS: Record<Table, string[]> = {
     "traffic_source",
     "channel",
     "kind",
+    ...AUDIENCE_COLUMNS,
   ],
   conversions: [
     "occurred_at",
@@ -564,6 +593,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         ? "gclid" // ads without UTM: auto-tagging only
         : null;
       const touch = touchOf(utm, referrer, clickId);
+      const audience = audienceCells(sessions);
       const session = `${startAt.toString(36)}.${(sessions++).toString(36)}`;
       const links = `{${linkAhead.map((m) => keyOf(m, visitor)).join(",")}}`;
       const utmCells = `${cell(utm.source)}\t${cell(utm.campaign)}\t${cell(utm.medium)}`;
@@ -587,7 +617,9 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
             cell(utm.campaign)
           }\t${cell(utm.medium)}\t${cell(utm.term)}\t${cell(utm.content)}\t${cell(touch.referrer)}\t${
             clickId ? `{${clickId}}` : "{}"
-          }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${v === 0 ? "t" : "f"}\t${links}`,
+          }\t${touch.source}\t${touch.medium}\t${touch.channel}\t${
+            v === 0 ? "t" : "f"
+          }\t${links}\t${audience}`,
         );
         count.visits++;
         if (waRand() < WHATSAPP_PER_MILLION / 1_000_000) {
@@ -596,7 +628,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
           await sinks.clicks.add(
             `${new Date(waAt).toISOString()}\t${key}\t${session}\t${
               page.split("?")[0]
-            }\t${utmCells}\t${touch.source}\t${touch.channel}\twhatsapp`,
+            }\t${utmCells}\t${touch.source}\t${touch.channel}\twhatsapp\t${audience}`,
           );
           count.whatsappClicks++;
         }
@@ -617,7 +649,7 @@ export async function seedAnalytics(db: Db, options: SeedOptions = {}): Promise<
         await sinks.clicks.add(
           `${new Date(clickAt).toISOString()}\t${key}\t${session}\t${
             chosen[2]
-          }\t${utmCells}\t${touch.source}\t${touch.channel}\tplan`,
+          }\t${utmCells}\t${touch.source}\t${touch.channel}\tplan\t${audience}`,
         );
         count.clicks++;
         if (rand() >= leadChance) continue;

@@ -499,6 +499,8 @@ export interface LeadRow {
   lastLandingPage: string | null;
   /** The address of the page the form was sent from (its language reads the WhatsApp number). */
   page: string | null;
+  /** The state of the WhatsApp number's DDD (shared/br_states.ts): added by services/analytics.ts findLeads. */
+  state?: string | null;
 }
 
 export type { LeadFilter };

@@ -20,10 +20,23 @@ export interface TrackedEvent {
   /** The session's touch (services/attribution.ts): visits and clicks; absent on conversions. */
   trafficSource?: string | null;
   channel?: string | null;
+  /** Page views and clicks: the user agent's and address's categories (migrations/00020, docs/AUDIENCE.md). */
+  audience?: Audience;
   /** Clicks only: a plan button (the plan clicks, the default) or a WhatsApp button or link (00017). */
   clickKind?: ClickKind;
   /** Engagement beacons only: the page's visible time (ms) since its previous beacon. */
   engagedMs?: number;
+}
+
+/** Who sent an event, as small categories: never the user agent or the address themselves. */
+export interface Audience {
+  device: string | null;
+  browser: string | null;
+  browserVersion: string | null;
+  os: string | null;
+  osVersion: string | null;
+  country: string | null;
+  region: string | null;
 }
 
 /** What a stored click was on (migrations/00017). */
@@ -106,6 +119,25 @@ export const EVENT_COLUMNS: readonly EventColumn[] = [
     value: (e) => e.trafficMedium ?? null,
   },
   { name: "entry", key: "en", packing: "flag", tables: VISITS, value: (e) => e.entry === true },
+  { name: "device", key: "dv", packing: "text", tables: TOUCHED, value: (e) => e.audience?.device ?? null },
+  { name: "browser", key: "br", packing: "text", tables: TOUCHED, value: (e) => e.audience?.browser ?? null },
+  {
+    name: "browser_version",
+    key: "bv",
+    packing: "text",
+    tables: TOUCHED,
+    value: (e) => e.audience?.browserVersion ?? null,
+  },
+  { name: "os", key: "os", packing: "text", tables: TOUCHED, value: (e) => e.audience?.os ?? null },
+  {
+    name: "os_version",
+    key: "ov",
+    packing: "text",
+    tables: TOUCHED,
+    value: (e) => e.audience?.osVersion ?? null,
+  },
+  { name: "country", key: "co", packing: "text", tables: TOUCHED, value: (e) => e.audience?.country ?? null },
+  { name: "region", key: "rg", packing: "text", tables: TOUCHED, value: (e) => e.audience?.region ?? null },
   { name: "kind", key: "kd", packing: "text", tables: CLICKS, value: (e) => e.clickKind ?? "plan" },
   { name: "engaged_ms", key: "em", packing: "int", tables: ENGAGEMENTS, value: (e) => e.engagedMs ?? null },
 ];

@@ -29,6 +29,11 @@ const MATCH: Record<FilteredTable, Record<string, Match>> = {
     utm_term: { column: "utm_term" },
     page: { column: "source" },
     entry_page: { session: ENTRY_OF("s") },
+    device: { column: "device" },
+    browser: { column: "browser" },
+    os: { column: "os" },
+    country: { column: "country" },
+    region: { column: "region" },
   },
   clicks: {
     channel: { column: "channel" },
@@ -40,6 +45,11 @@ const MATCH: Record<FilteredTable, Record<string, Match>> = {
     utm_term: { session: "s.utm_term" },
     page: { session: "s.source" },
     entry_page: { session: ENTRY_OF("s") },
+    device: { column: "device" },
+    browser: { column: "browser" },
+    os: { column: "os" },
+    country: { column: "country" },
+    region: { column: "region" },
   },
   leads: {
     channel: { column: "last_channel" },
@@ -51,6 +61,11 @@ const MATCH: Record<FilteredTable, Record<string, Match>> = {
     utm_term: { session: "s.utm_term" },
     page: { session: "s.source" },
     entry_page: { session: ENTRY_OF("s") },
+    device: { column: "device" },
+    browser: { column: "browser" },
+    os: { column: "os" },
+    country: { column: "country" },
+    region: { column: "region" },
   },
 };
 

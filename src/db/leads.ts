@@ -40,13 +40,14 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
     `insert into leads (idempotency_key, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign,
        utm_medium, page, submitted_at, session_id, event_id, first_source, first_medium, first_campaign,
        first_channel, first_landing_page, first_touch_at, last_source, last_medium, last_campaign, last_channel,
-       last_landing_page, last_referrer, utm_content, utm_term)
+       last_landing_page, last_referrer, utm_content, utm_term, device, browser, os, country, region)
      select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-       $22, $23, $24, $25, v.utm_content, v.utm_term
-       -- The creative and keyword: the session's latest page view in the 6 hours before the lead, read
-       -- backwards along the occurred_at index (its page views are usually seconds before).
+       $22, $23, $24, $25, v.utm_content, v.utm_term, v.device, v.browser, v.os, v.country, v.region
+       -- The creative and keyword, and the audience's categories (migrations/00020): the session's latest page
+       -- view in the 6 hours before the lead, read backwards along the occurred_at index (its page views are
+       -- usually seconds before).
        from (select 1) one left join lateral (
-         select utm_content, utm_term from visits
+         select utm_content, utm_term, device, browser, os, country, region from visits
           where $12::text <> '' and session_id = $12::text
             and occurred_at <= coalesce($11::timestamptz, now()) + interval '1 minute'
             and occurred_at > coalesce($11::timestamptz, now()) - interval '6 hours'

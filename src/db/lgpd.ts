@@ -7,7 +7,7 @@ export type { PersonLead };
 
 const COLUMNS = `id, name, email, whatsapp, plan, plan_label as "planLabel", utm_source as "utmSource",
   utm_campaign as "utmCampaign", utm_medium as "utmMedium", utm_content as "utmContent", utm_term as "utmTerm",
-  page,
+  page, null as state, device, browser, os, country, region,
   to_char(submitted_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "submittedAt"`;
 
 /**

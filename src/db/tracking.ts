@@ -10,7 +10,7 @@ import {
   UNPACKED_COLUMNS,
 } from "./event_columns.ts";
 
-export type { ClickKind, EventTable, TrackedEvent, TrackedVisit } from "./event_columns.ts";
+export type { Audience, ClickKind, EventTable, TrackedEvent, TrackedVisit } from "./event_columns.ts";
 
 /**
  * Stores a conversion only if its tracking session has more stored leads than conversions; the session's

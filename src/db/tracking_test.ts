@@ -83,6 +83,15 @@ dbTest("tracking batch: every listed column of each table is stored as the colum
     clickIds: ["gclid"],
     entry: true,
     engagedMs: 1500,
+    audience: {
+      device: "mobile",
+      browser: "Samsung Internet",
+      browserVersion: "23",
+      os: "Android",
+      osVersion: "14",
+      country: "BR",
+      region: "SP",
+    },
   };
   const batch = EVENT_TABLES.map((table) => ({ ...event(0, at), table, event: full }));
   assert.equal((await storeEventBatch(db, 120, batch)).size, 0);

@@ -1,3 +1,4 @@
+import { leadState } from "../shared/br_states.ts";
 import type { Db } from "../db/client.ts";
 import {
   allTimeClicksAndConversions,
@@ -211,5 +212,8 @@ export async function findLeads(
     listLeads(db, filter, tz),
     filter.limit === undefined ? Promise.resolve(-1) : countLeads(db, filter, tz),
   ]);
-  return { leads, total: total < 0 ? leads.length : total };
+  return {
+    leads: leads.map((l) => ({ ...l, state: leadState(l.whatsapp, l.page) })),
+    total: total < 0 ? leads.length : total,
+  };
 }

@@ -2,6 +2,7 @@
 // columns with a double click (Excel and LibreOffice): UTF-8 with a BOM, `;` between cells, a decimal comma,
 // CRLF line ends. `rfc4180` is the plain layout for scripts and import tools: no BOM, `,`, a decimal point.
 // Both quote every cell and neutralise formula starts (CSV injection).
+import { leadState } from "../shared/br_states.ts";
 import type { LeadRow } from "../db/analytics.ts";
 import { localStamp } from "../shared/analytics.ts";
 import { channelLabel } from "../shared/channels.ts";
@@ -36,6 +37,8 @@ const CSV_COLUMNS: [string, (l: LeadRow, tz: string) => Cell][] = [
   // Added after the others (issue 29), so a column's position never changes for an existing import.
   ["Criativo (utm_content)", (l) => l.utmContent],
   ["Palavra-chave (utm_term)", (l) => l.utmTerm],
+  // Issue 30: the state of the WhatsApp number's DDD (shared/br_states.ts), empty for a foreign number.
+  ["Estado (DDD do WhatsApp)", (l) => leadState(l.whatsapp, l.page)],
 ];
 
 /** A lead's first or last touch as CSV columns: source, medium, campaign, channel, landing page. */

@@ -1,6 +1,7 @@
 // LGPD data-subject requests (Lei 13.709/2018, art. 18): find a person's leads by e-mail or phone, give
 // them a copy, erase them for good — including the Meta events queued or kept for those leads, and their
 // deliveries to the sales team's destinations (lead_deliveries rows go with the lead: on delete cascade).
+import { leadState } from "../shared/br_states.ts";
 import type { Db } from "../db/client.ts";
 import {
   deleteLeadsById,
@@ -52,8 +53,11 @@ export async function exportPerson(db: Db, subject: Subject, now: Date): Promise
     subject,
     notice:
       "Dados enviados pelo formulário de planos do site. Visitas e cliques são registrados apenas com " +
-      "uma chave pseudônima mensal, sem endereço IP, e não podem ser associados a esta pessoa.",
-    leads: await findPersonLeads(db, subject),
+      "uma chave pseudônima mensal, sem endereço IP, e não podem ser associados a esta pessoa. Derivados: o " +
+      "estado do DDD do WhatsApp e, da visita que enviou o formulário, tipo de dispositivo, navegador, " +
+      "sistema, país e estado (o endereço IP e o navegador exato não são guardados).",
+    // Each lead with the state its WhatsApp number's DDD names (derived, not stored).
+    leads: (await findPersonLeads(db, subject)).map((l) => ({ ...l, state: leadState(l.whatsapp, l.page) })),
   };
 }
 

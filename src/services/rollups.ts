@@ -2,6 +2,7 @@
 // so dashboard queries read raw events only for the last few minutes.
 import type { Db, Queryable } from "../db/client.ts";
 import { ANALYTICS_LOCK } from "../db/job_locks.ts";
+import { rollUpAudience } from "../db/audience.ts";
 import {
   earliestRawDay,
   rollUpChannelActions,
@@ -68,6 +69,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.rankRows = await rollUpVisitRanks(tx, from, until, timeZone);
     report.sourceRows = await rollUpSourceActions(tx, from, until, timeZone);
     report.channelRows = await rollUpChannelActions(tx, from, until, timeZone);
+    await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
   // Engagement rolls up from `from` too; the first run after migration 00018 starts at the first day that

@@ -1,5 +1,6 @@
 import { type Db, isUnavailable } from "../db/client.ts";
 import {
+  type Audience,
   type BatchedEvent,
   type ClickKind,
   type EventTable,
@@ -89,7 +90,8 @@ function writerFor(db: Db): Batcher<Queued, void> {
 /**
  * Counts one first-party event against the client's tracking limit (RateLimited when over) and stores it,
  * stamped with the server's clock and the visitor key (never the IP), with its session's touch (source,
- * medium, channel) derived here; `ownHost` is this site's host (a referrer on it is no source). Events are
+ * medium, channel) derived here; `ownHost` is this site's host (a referrer on it is no source); `audience`
+ * is who sent it as categories (services/audience.ts), never the user agent or address. Events are
  * written in small groups (group commit); this resolves only once the event's group is committed, and a
  * failed group rejects with ServiceUnavailable and stores none of its events.
  */
@@ -101,6 +103,7 @@ export function recordEvent(
   now: Date,
   linkKeys?: string[],
   ownHost = "",
+  audience?: Audience,
 ): Promise<void> {
   const touch = deriveTouch(
     { ...input, referrer: input.referrer ?? null, clickIds: input.clickIds ?? [] },
@@ -123,6 +126,7 @@ export function recordEvent(
     trafficSource: touch.source,
     channel: touch.channel,
     ...(kind === "click" ? { clickKind: input.kind ?? "plan" } : {}),
+    ...(audience ? { audience } : {}),
     ...(kind === "visit"
       ? {
         utmTerm: (input as VisitInput).utmTerm ?? null,

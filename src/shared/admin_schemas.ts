@@ -288,6 +288,8 @@ export const lead = z.object({
   lastLandingPage: z.string().nullable(),
   // The address of the page the form was sent from.
   page: z.string().nullable(),
+  // The Brazilian state of the WhatsApp number's DDD (shared/br_states.ts), null for a foreign or unreadable one.
+  state: z.string().nullable(),
 });
 export type Lead = z.infer<typeof lead>;
 export const leadList = z.array(lead);
@@ -415,6 +417,14 @@ export const personLead = z.object({
   utmContent: z.string().nullable(),
   utmTerm: z.string().nullable(),
   page: z.string().nullable(),
+  // Derived (docs/AUDIENCE.md): the state of the WhatsApp number's DDD, and the session's device class,
+  // browser, operating system, country and state from its latest page view (migrations/00020).
+  state: z.string().nullable(),
+  device: z.string().nullable(),
+  browser: z.string().nullable(),
+  os: z.string().nullable(),
+  country: z.string().nullable(),
+  region: z.string().nullable(),
 });
 export type PersonLead = z.infer<typeof personLead>;
 
@@ -485,3 +495,30 @@ export const systemHealth = z.object({
   jobs: z.array(jobStatus),
   failingDestinations: z.array(z.object({ destination, since: z.string() })),
 });
+
+/** GET /api/tracking/audience/{device,browser,os,country,region} (docs/AUDIENCE.md). */
+export const audienceReport = z.object({
+  rows: z.array(z.object({
+    key: z.string(),
+    label: z.string(),
+    visits: z.number(),
+    clicks: z.number(),
+    leads: z.number(),
+    leadRate: z.number(),
+    previousVisits: z.number(),
+    previousClicks: z.number(),
+    previousLeads: z.number(),
+    previousLeadRate: z.number(),
+  })),
+  comparison: z.object({ start: z.string(), end: z.string() }),
+});
+export type AudienceReport = z.infer<typeof audienceReport>;
+
+/** GET /api/tracking/lead-states: leads per state of their WhatsApp number's DDD. */
+export const leadStateReport = z.object({
+  rows: z.array(
+    z.object({ state: z.string(), name: z.string(), leads: z.number(), previousLeads: z.number() }),
+  ),
+  comparison: z.object({ start: z.string(), end: z.string() }),
+});
+export type LeadStateReport = z.infer<typeof leadStateReport>;

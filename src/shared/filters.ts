@@ -6,6 +6,7 @@
 import { z } from "./zod.ts";
 import { type Channel, CHANNEL_LABELS, CHANNELS } from "./channels.ts";
 import { addDays, isDay, monthOf } from "./analytics.ts";
+import { audienceValueLabel } from "./audience.ts";
 
 /** Every filter, in the order chips are shown. */
 export const FILTER_KEYS = [
@@ -18,6 +19,12 @@ export const FILTER_KEYS = [
   "utm_term",
   "entry_page",
   "page",
+  // Who the visitors are (migrations/00020, docs/AUDIENCE.md).
+  "device",
+  "browser",
+  "os",
+  "country",
+  "region",
 ] as const;
 export type FilterKey = typeof FILTER_KEYS[number];
 
@@ -35,6 +42,11 @@ export const FILTER_LABELS: Record<FilterKey, string> = {
   utm_term: "Palavra-chave (utm_term)",
   entry_page: "Página de entrada",
   page: "Página",
+  device: "Dispositivo",
+  browser: "Navegador",
+  os: "Sistema",
+  country: "País",
+  region: "Estado",
 };
 
 /** Query-string name of each filter: `f_` keeps them apart from a landing URL's own utm_* parameters. */
@@ -94,6 +106,7 @@ export function writeFilters(q: URLSearchParams, f: Filters | undefined): URLSea
 export function filterValueLabel(key: FilterKey, value: string): string {
   if (key === "channel") return CHANNEL_LABELS[value as Channel] ?? value;
   if (key === "source" && value === "direto") return "Direto";
+  if (key === "device" || key === "country" || key === "region") return audienceValueLabel(key, value);
   return value;
 }
 

@@ -260,8 +260,14 @@ appTest(
       const csv = await (await getAs(t, cookie, `/api/leads/export.csv?${range}&layout=${layout}`)).text();
       const [head, row] = csv.replace(/^\uFEFF/, "").split("\r\n");
       const sep = layout === "rfc4180" ? "," : ";";
-      assert.ok(head.endsWith(`"Criativo (utm_content)"${sep}"Palavra-chave (utm_term)"`), head);
-      assert.ok(row.endsWith(`"video-9"${sep}"bot"`), row);
+      // Issue 30 appended the state of the WhatsApp number's DDD after them.
+      assert.ok(
+        head.endsWith(
+          `"Criativo (utm_content)"${sep}"Palavra-chave (utm_term)"${sep}"Estado (DDD do WhatsApp)"`,
+        ),
+        head,
+      );
+      assert.match(row, new RegExp(`"video-9"${sep}"bot"${sep}"[A-Z]{0,2}"$`));
     }
   },
   { now: () => new Date() },

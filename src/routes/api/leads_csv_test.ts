@@ -23,6 +23,8 @@ const TITLES = [
   // Added at the end (issue 29): the session's creative and keyword.
   "Criativo (utm_content)",
   "Palavra-chave (utm_term)",
+  // Added at the end (issue 30): the state of the WhatsApp number's DDD.
+  "Estado (DDD do WhatsApp)",
 ];
 // The two touches' columns and the creative and keyword, all empty for these leads.
 const NO_TOUCHES = Array(12).fill('""');
@@ -79,6 +81,7 @@ appTest("leads CSV: by default BOM, semicolons, decimal comma, CRLF; every prote
       '"black-friday"',
       '"cpc"',
       ...NO_TOUCHES,
+      '"SP"',
     ].join(";"),
     [
       '"20/11/2026 09:00"',
@@ -91,6 +94,7 @@ appTest("leads CSV: by default BOM, semicolons, decimal comma, CRLF; every prote
       '""',
       '""',
       ...NO_TOUCHES,
+      '""',
     ].join(";"),
     [
       '"20/11/2026 08:00"',
@@ -103,6 +107,7 @@ appTest("leads CSV: by default BOM, semicolons, decimal comma, CRLF; every prote
       '""',
       '""',
       ...NO_TOUCHES,
+      '"SP"',
     ].join(";"),
   ].join("\r\n") + "\r\n";
   const bytes = new Uint8Array(await res.arrayBuffer());
@@ -130,6 +135,7 @@ appTest("leads CSV: ?layout=rfc4180 is the plain layout (no BOM, commas, decimal
       '"black-friday"',
       '"cpc"',
       ...NO_TOUCHES,
+      '"SP"',
     ].join(","),
   ].join("\r\n") + "\r\n";
   assert.deepEqual(new Uint8Array(await res.arrayBuffer()), new TextEncoder().encode(expected));

@@ -64,12 +64,18 @@ appTest("lgpd: finds a person's leads by e-mail (any case) or by phone (any form
   const { leads } = await byEmail.json();
   assert.deepEqual(leads.map((l: { name: string }) => l.name), ["Maria Souza", "Maria S."]);
   assert.deepEqual(Object.keys(leads[0]).sort(), [
+    "browser",
+    "country",
+    "device",
     "email",
     "id",
     "name",
+    "os",
     "page",
     "plan",
     "planLabel",
+    "region",
+    "state",
     "submittedAt",
     "utmCampaign",
     "utmContent",
@@ -111,6 +117,8 @@ appTest("lgpd: exports a person's leads as a JSON download", async (t) => {
       ["Maria S.", "maria@example.com.br", "11 98765 4321", "micro"],
     ],
   );
+  // The export carries what is derived from the lead too: the state of its WhatsApp number's DDD.
+  assert.deepEqual(data.leads.map((l: Record<string, unknown>) => l.state), ["SP", "SP"]);
 }, { env: META_ENV });
 
 appTest("lgpd: erasing deletes the leads and their Meta events for good, and nobody else's", async (t) => {

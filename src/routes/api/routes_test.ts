@@ -58,6 +58,13 @@ const EXPECTED: Record<string, string[]> = {
   // X-Hub-Signature-256 of the raw body (POST) itself.
   "GET /api/whatsapp/webhook": [],
   "POST /api/whatsapp/webhook": [],
+  // Issue 30: who the visitors are, and leads per state of their WhatsApp number.
+  "GET /api/tracking/audience/device": ADMIN,
+  "GET /api/tracking/audience/browser": ADMIN,
+  "GET /api/tracking/audience/os": ADMIN,
+  "GET /api/tracking/audience/country": ADMIN,
+  "GET /api/tracking/audience/region": ADMIN,
+  "GET /api/tracking/lead-states": ADMIN,
   ...Object.fromEntries(PANEL_EXPORTS.map((panel) => [`GET /api/tracking/export/${panel}.csv`, ADMIN])),
   "GET /api/admin/lgpd/leads": ADMIN,
   "GET /api/admin/lgpd/export": ADMIN,

@@ -7,6 +7,9 @@ import { visitor, visitorLinkKeysOf } from "../../server/middleware/visitor.ts";
 import { adminOnly } from "../../server/middleware/session.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { recordConversion, recordEngagement, recordEvent } from "../../services/tracking.ts";
+import { audienceOf } from "../../services/audience.ts";
+import { audienceReport, leadStateReport } from "../../services/audience_reports.ts";
+import { AUDIENCE_DIMENSIONS } from "../../shared/audience.ts";
 import {
   clickSeries,
   conversionByUtmSource,
@@ -62,8 +65,11 @@ for (const kind of ["visit", "click"] as const) {
     const { key, bot } = c.get("visitor");
     if (!bot) {
       const linkKeys = kind === "visit" ? await visitorLinkKeysOf(c) : undefined;
-      const ownHost = new URL(c.get("deps").config.PUBLIC_ORIGIN).hostname;
-      await recordEvent(c.get("deps").db, kind, body, key, c.get("now"), linkKeys, ownHost);
+      const { config } = c.get("deps");
+      const ownHost = new URL(config.PUBLIC_ORIGIN).hostname;
+      // Device, browser, OS, country and state as categories: the user agent and address are not stored.
+      const audience = audienceOf(c.req, c.get("visitor").ip, config);
+      await recordEvent(c.get("deps").db, kind, body, key, c.get("now"), linkKeys, ownHost, audience);
     }
     return c.body(null, 202, accepted);
   });
@@ -143,6 +149,14 @@ const periodReports: Record<string, Report> = {
   "/whatsapp": whatsappReport,
   "/engagement": engagementSummary,
   "/rankings/page-time": pageTimeRanking,
+  // Who the visitors are (docs/AUDIENCE.md).
+  ...Object.fromEntries(
+    AUDIENCE_DIMENSIONS.map((d) => [
+      `/audience/${d}`,
+      ((db, range, tz, now, f) => audienceReport(db, d, range, tz, now, f)) as Report,
+    ]),
+  ),
+  "/lead-states": leadStateReport,
 };
 for (const [path, report] of Object.entries(periodReports)) {
   trackingApi.get(path, adminOnly(), async (c) => {

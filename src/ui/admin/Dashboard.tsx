@@ -21,6 +21,7 @@ import type { Period } from "./queries.ts";
 import { AddFilter } from "./filter_context.tsx";
 import { FilterChips } from "./FilterChips.tsx";
 import { UtmDetailPanels } from "./UtmDetailPanel.tsx";
+import { AudiencePanels } from "./AudiencePanels.tsx";
 
 /**
  * The view (period and filters) the address names; no period in it: this month (docs/PRODUCT.md,
@@ -147,6 +148,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
           <ChannelsPanel period={period} />
           <Rankings period={period} />
           <UtmDetailPanels period={period} />
+          <AudiencePanels period={period} />
           <div className="conversion-pair">
             <ConversionTable period={period} />
             <ChannelConversionTable period={period} />

@@ -102,6 +102,7 @@ function LeadCard({ lead }: { lead: Lead }) {
     ["Mídia", lead.utmMedium],
     ["Criativo", lead.utmContent],
     ["Palavra-chave", lead.utmTerm],
+    ["Estado (DDD)", lead.state],
   ].filter(
     ([, v]) => v,
   );
@@ -169,6 +170,9 @@ function LeadTable({ leads }: { leads: Lead[] }) {
                   {mailto ? <a href={mailto}>{visibleText(lead.email)}</a> : visibleText(lead.email)}
                   <br />
                   <WhatsAppNumber lead={lead} />
+                  {lead.state && (
+                    <span className="admin-muted" data-testid="lead-state">{` · ${lead.state}`}</span>
+                  )}
                 </td>
                 <td className="lead-line">
                   <LastTouch lead={lead} />

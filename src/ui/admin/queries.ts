@@ -46,6 +46,7 @@ export function viewQuery(p: Period): string {
 function viewKey(p: Period): string[] {
   return [p.start, p.end, viewQuery(p)];
 }
+export { viewKey as viewKeyOf };
 
 export function useSummary(p: Period) {
   return useQuery({

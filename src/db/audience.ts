@@ -1,0 +1,146 @@
+// Who the visitors are (docs/AUDIENCE.md): page views, plan clicks and leads per device class, browser,
+// operating system, country and Brazilian state (migrations/00020), each with the days it is compared with;
+// and leads per state of their WhatsApp number. Unfiltered, page views and clicks come from the roll-ups
+// (daily_audience) plus the raw rows after the watermark, like every other report (db/analytics.ts SPLIT);
+// filtered, from the raw rows (db/filtered.ts). Leads are read directly, by their submitted_at index.
+import { AUDIENCE_COLUMNS, type AudienceDimension } from "../shared/audience.ts";
+import { type Filters, noFilters } from "../shared/filters.ts";
+import type { Queryable } from "./client.ts";
+import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./analytics.ts";
+import { filterSql } from "./filtered.ts";
+
+/** One value of a dimension ('' for events without it) in the period and in the comparison days. */
+export interface AudienceCount {
+  key: string;
+  visits: number;
+  clicks: number;
+  leads: number;
+  previousVisits: number;
+  previousClicks: number;
+  previousLeads: number;
+}
+
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+
+/**
+ * Rewrites daily_audience from `from` on, up to `until`: page views and plan clicks per value of each
+ * dimension ('' for none). One pass over each table's raw rows.
+ */
+export async function rollUpAudience(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  await db.query("delete from daily_audience where day >= $1::date", [from]);
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into daily_audience (day, dimension, key, visits, clicks)
+       select day, dimension, coalesce(key, ''), sum(v)::int, sum(c)::int from (
+         select ${LOCAL_DAY} as day, device, browser, os, country, region, count(*) as v, 0 as c
+           from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6
+         union all
+         select ${LOCAL_DAY}, device, browser, os, country, region, 0, count(*)
+           from clicks where ${SPAN} and kind = 'plan' group by 1, 2, 3, 4, 5, 6) t,
+         lateral (values ('device', device), ('browser', browser), ('os', os), ('country', country),
+                         ('region', region)) as d(dimension, key)
+        group by day, dimension, coalesce(key, '')
+       on conflict (day, dimension, key) do nothing
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+// $1 the comparison's first day, $2 the period's last day, $3 time zone, $4 the period's first day, $5 the
+// comparison's last day, $6 dimension: one pass over the days from $1 to $2.
+const SUMS = `coalesce(sum(v) filter (where d >= $4::date), 0)::int as visits,
+       coalesce(sum(c) filter (where d >= $4::date), 0)::int as clicks,
+       coalesce(sum(l) filter (where d >= $4::date), 0)::int as leads,
+       coalesce(sum(v) filter (where d <= $5::date), 0)::int as "previousVisits",
+       coalesce(sum(c) filter (where d <= $5::date), 0)::int as "previousClicks",
+       coalesce(sum(l) filter (where d <= $5::date), 0)::int as "previousLeads"`;
+const HAVING = `having sum(v) filter (where d >= $4::date) > 0 or sum(c) filter (where d >= $4::date) > 0
+   or sum(l) filter (where d >= $4::date) > 0`;
+const ORDER = "order by visits desc, clicks desc, leads desc, key asc";
+
+/**
+ * Page views, plan clicks and leads per value of `dimension` in `range` and in `previous` (days before it),
+ * every value with anything in the range, most visited first.
+ */
+export async function audienceCounts(
+  db: Queryable,
+  dimension: AudienceDimension,
+  range: DayRange,
+  previous: DayRange,
+  tz: string,
+  filters?: Filters,
+): Promise<AudienceCount[]> {
+  const column = AUDIENCE_COLUMNS[dimension];
+  const params: unknown[] = [previous.start, range.end, tz, range.start, previous.end];
+  if (noFilters(filters)) {
+    params.push(dimension);
+    return await db.query<AudienceCount>(
+      `with ${SPLIT}
+       select key, ${SUMS} from (
+         select coalesce(${column}, '') as key, ${LOCAL_DAY} as d, count(*) as v, 0 as c, 0 as l from visits, b
+          where ${RAW("occurred_at")} group by 1, 2
+         union all
+         select coalesce(${column}, ''), ${LOCAL_DAY}, 0, count(*), 0 from clicks, b
+          where ${RAW("occurred_at")} and kind = 'plan' group by 1, 2
+         union all
+         select key, day, visits, clicks, 0 from daily_audience, b where ${ROLLED} and dimension = $6
+         union all
+         select coalesce(${column}, ''), (submitted_at at time zone $3)::date, 0, 0, count(*) from leads
+          where ${BOUNDS("submitted_at")} group by 1, 2
+       ) t group by key ${HAVING} ${ORDER}`,
+      params,
+    );
+  }
+  const bounds = {
+    lo: "($1::date::timestamp at time zone $3)",
+    hi: "(($2::date + 1)::timestamp at time zone $3)",
+  };
+  const visitWhere = filterSql(filters, "visits", params, bounds, "v");
+  const clickWhere = filterSql(filters, "clicks", params, bounds, "c");
+  const leadWhere = filterSql(filters, "leads", params, bounds, "l");
+  return await db.query<AudienceCount>(
+    `select key, ${SUMS} from (
+       select coalesce(v.${column}, '') as key, (v.occurred_at at time zone $3)::date as d, count(*) as v, 0 as c,
+              0 as l
+         from visits v where ${BOUNDS("v.occurred_at")}${visitWhere} group by 1, 2
+       union all
+       select coalesce(c.${column}, ''), (c.occurred_at at time zone $3)::date, 0, count(*), 0 from clicks c
+        where ${BOUNDS("c.occurred_at")} and c.kind = 'plan'${clickWhere} group by 1, 2
+       union all
+       select coalesce(l.${column}, ''), (l.submitted_at at time zone $3)::date, 0, 0, count(*) from leads l
+        where ${BOUNDS("l.submitted_at")}${leadWhere} group by 1, 2
+     ) t group by key ${HAVING} ${ORDER}`,
+    params,
+  );
+}
+
+/** A lead's WhatsApp number and the page it was sent from, to read its state (shared/br_states.ts). */
+export interface LeadNumber {
+  whatsapp: string;
+  page: string | null;
+  /** The local day it was submitted, yyyy-MM-dd. */
+  day: string;
+}
+
+/** The WhatsApp numbers of the leads of the days from `from.start` to `to.end`, under the filters. */
+export async function leadNumbers(
+  db: Queryable,
+  span: DayRange,
+  tz: string,
+  filters?: Filters,
+): Promise<LeadNumber[]> {
+  const params: unknown[] = [span.start, span.end, tz];
+  const where = filterSql(filters, "leads", params, {
+    lo: "($1::date::timestamp at time zone $3)",
+    hi: "(($2::date + 1)::timestamp at time zone $3)",
+  }, "l");
+  return await db.query<LeadNumber>(
+    `select l.whatsapp, l.page, to_char((l.submitted_at at time zone $3)::date, 'YYYY-MM-DD') as day
+       from leads l where ${BOUNDS("l.submitted_at")}${where}`,
+    params,
+  );
+}
