@@ -12,7 +12,9 @@ import { sp } from "../../testing/analytics_fixture.ts";
 import { LEADS, seedWeeks } from "../../testing/weekly_report_fixture.ts";
 import { setLogSink } from "../core/log.ts";
 import { startJob } from "./jobs.ts";
-import { setReportEnabled } from "./weekly_report.ts";
+import { LEASE_MS, setReportEnabled } from "./weekly_report.ts";
+import { claimWeeklyReport, markWeeklyReportSent } from "../db/weekly_reports.ts";
+import { scheduledJobs } from "./schedule.ts";
 import {
   backoffMs,
   dueWeek,
@@ -306,4 +308,28 @@ Deno.test("weekly report: the message escapes names it did not write", () => {
   assert.ok(!html.includes("<b>evil</b>"));
   assert.ok(html.includes("&#60;b&#62;evil&#60;/b&#62;"));
   assert.ok(html.includes("startDate=2026-11-16&#38;endDate=2026-11-22"));
+});
+
+dbTest(
+  "weekly report: a week held by an instance that stopped mid-send is taken again after the lease",
+  async (db) => {
+    const t = MONDAY_9AM.getTime();
+    assert.equal(await claimWeeklyReport(db, "2026-W47", new Date(t), LEASE_MS), 1);
+    // Another instance, a minute later: held.
+    assert.equal(await claimWeeklyReport(db, "2026-W47", new Date(t + 60_000), LEASE_MS), null);
+    // The first never came back: after the lease, the next attempt.
+    assert.equal(await claimWeeklyReport(db, "2026-W47", new Date(t + LEASE_MS), LEASE_MS), 2);
+    // The first one's late answer changes nothing: the week is the second attempt's now.
+    assert.equal(await markWeeklyReportSent(db, "2026-W47", 1, new Date(t + LEASE_MS), 1), false);
+    assert.equal(await markWeeklyReportSent(db, "2026-W47", 2, new Date(t + LEASE_MS), 1), true);
+    assert.equal(await claimWeeklyReport(db, "2026-W47", new Date(t + 2 * LEASE_MS), LEASE_MS), null);
+  },
+);
+
+dbTest("weekly report: the server schedules the job only when SMTP is configured", async (db) => {
+  const names = async (config: Config) => (await scheduledJobs(db, config)).map((j) => j.name);
+  assert.ok(!(await names(testConfig())).includes("weekly-report"));
+  const jobs = await scheduledJobs(db, smtpConfig(1));
+  assert.ok(jobs.some((j) => j.name === "weekly-report"));
+  for (const job of jobs) job.close?.();
 });
