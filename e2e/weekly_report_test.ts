@@ -48,7 +48,10 @@ browserTest("weekly report: the e-mail reads well in a browser at 390 and 1366 p
     })!;
     await job.run(db, sp("2026-11-23T09:00:00"));
     job.close?.();
-    const { html } = readMail(smtp.received[0].raw);
+    const { html, text } = readMail(smtp.received[0].raw);
+    // The message as the SMTP server received it, and its text part, beside its screenshots.
+    await Deno.writeTextFile(new URL("weekly-report-email.eml", SHOTS), smtp.received[0].raw);
+    await Deno.writeTextFile(new URL("weekly-report-email.txt", SHOTS), text);
     const context = await (await getBrowser()).newContext({ locale: "pt-BR" });
     try {
       for (const width of [390, 1366]) {

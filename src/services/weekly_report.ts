@@ -243,9 +243,8 @@ export async function weeklyReport(
 export async function reportRecipients(db: Db, config: Config): Promise<string[]> {
   const admin = await firstAdminEmail(db);
   const plainAdmin = admin ? plainAddress(admin) : null;
-  if (admin && !plainAdmin) {
-    log.warn("weekly report: the administrator's address is not one plain address; skipped");
-  }
+  // Asked every minute: a warning would repeat all week. The dashboard's card lists who receives it.
+  if (admin && !plainAdmin) log.debug("weekly report: the administrator's address is not one plain address");
   const seen = new Set<string>();
   return [...(plainAdmin ? [plainAdmin] : []), ...(config.REPORT_TO ?? [])].filter((a) => {
     const key = a.toLowerCase();

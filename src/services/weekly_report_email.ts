@@ -48,7 +48,7 @@ export function deltaText(current: number, previous: number, points = false, noB
   if (noBase) return { text: "—", tone: "none" };
   const change = points ? round1(current - previous) : changePercent(current, previous);
   if (change === null) return { text: "novo", tone: "up" };
-  if (change === 0) return { text: "= 0%", tone: "same" };
+  if (change === 0) return { text: points ? "= 0 p.p." : "= 0%", tone: "same" };
   const size = points ? `${dec.format(Math.abs(change))} p.p.` : formatRate(Math.abs(change));
   return change > 0 ? { text: `▲ ${size}`, tone: "up" } : { text: `▼ ${size}`, tone: "down" };
 }

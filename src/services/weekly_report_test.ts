@@ -90,7 +90,7 @@ dbTest(
       assert.match(text, /^Cliques nos planos: 4 \(▲ 100,0%; semana anterior: 2\)$/m);
       assert.match(text, /^Cliques no WhatsApp: 3 \(▲ 200,0%; semana anterior: 1\)$/m);
       assert.match(text, /^Leads: 2 \(▲ 100,0%; semana anterior: 1\)$/m);
-      assert.match(text, /^Taxa de conversão: 50,0% \(= 0%; semana anterior: 50,0%\)$/m);
+      assert.match(text, /^Taxa de conversão: 50,0% \(= 0 p\.p\.; semana anterior: 50,0%\)$/m);
       assert.match(text, /^ {2}Pesquisa orgânica: 1\.207 \(▲ 20\.016,7%\), 1 \(= 0%\)$/m);
       assert.match(text, /^ {2}Social pago: 5 \(novo\), 1 \(novo\)$/m);
       assert.match(text, /^ {2}google: 1\.207 \(▲ 20\.016,7%\)$/m);
