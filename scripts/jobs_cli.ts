@@ -25,7 +25,7 @@ try {
       `${name ? `no job named "${name}"` : "which job?"}: deno task jobs:run ${
         jobs.map((j) => j.name).join("|")
       }` +
-        " (meta-delivery and lead-delivery exist only when configured)",
+        " (meta-delivery, lead-delivery and weekly-report exist only when configured)",
     );
     code = 2;
   } else {

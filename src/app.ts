@@ -21,6 +21,7 @@ import { configApi } from "./routes/api/config.ts";
 import { lgpdApi } from "./routes/api/lgpd.ts";
 import { deliveriesApi } from "./routes/api/deliveries.ts";
 import { systemApi } from "./routes/api/system.ts";
+import { weeklyReportApi } from "./routes/api/weekly_report.ts";
 import { whatsappApi } from "./routes/api/whatsapp.ts";
 
 export interface AppOptions {
@@ -74,6 +75,7 @@ export async function createApp(deps: AppDeps, options: AppOptions = {}): Promis
   app.route("/api/admin/lgpd", lgpdApi);
   app.route("/api/admin", deliveriesApi);
   app.route("/api/admin", systemApi);
+  app.route("/api/admin", weeklyReportApi);
   app.route("/api/whatsapp", whatsappApi);
   // An API path that exists under other methods answers 405 with Allow; any other path 404.
   app.all("/api/*", (c) => {

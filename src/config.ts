@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { type Cidr, parseCidr } from "./core/ip.ts";
+import { plainAddress } from "./shared/email.ts";
 
 /** Parses "0"/"1"/"true"/"false" style flags. */
 const flag = z.enum(["0", "1", "true", "false"]).transform((v) => v === "1" || v === "true");
@@ -120,6 +121,8 @@ const schema = z.object({
     /^([^<>]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/,
     "must be an address, or a name and <address>",
   ).optional(),
+  // More recipients of the weekly report (services/weekly_report.ts), besides the administrator's address.
+  REPORT_TO: z.string().transform(parseStrictAddressList).optional(),
   // WhatsApp Business Cloud API (services/whatsapp.ts): a template message to every lead who agreed, and a
   // notification to each sales number. All of WHATSAPP_VARS or none; the sales pair is all or nothing too.
   WHATSAPP_TOKEN: optional,
@@ -168,6 +171,13 @@ const schema = z.object({
         message: `required for ${name} (${set.join(", ")} is set)`,
       });
     }
+  }
+  if (v.REPORT_TO && !v.SMTP_URL) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["REPORT_TO"],
+      message: "needs SMTP_URL (and LEAD_NOTIFY_FROM): the weekly report is sent over SMTP",
+    });
   }
   if (v.WHATSAPP_SALES_TO && !v.WHATSAPP_TOKEN) {
     ctx.addIssue({
@@ -254,6 +264,24 @@ function parseAddressList(raw: string, ctx: z.RefinementCtx): string[] {
   const bad = list.filter((a) => !/^[^\s@<>,]+@[^\s@<>,]+$/.test(a));
   if (!list.length || bad.length) {
     ctx.addIssue({ code: "custom", message: "must be one or more e-mail addresses separated by commas" });
+  }
+  return list;
+}
+
+/**
+ * Comma-separated addresses, at least one, each one plain address (shared/email.ts plainAddress: no name, no
+ * list, no `?cc=`), as the mail headers carry them.
+ */
+function parseStrictAddressList(raw: string, ctx: z.RefinementCtx): string[] {
+  const list = raw.split(",").map((a) => a.trim()).filter(Boolean);
+  const bad = list.filter((a) => plainAddress(a) === null);
+  if (!list.length || bad.length) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be one or more plain e-mail addresses separated by commas${
+        bad.length ? ` (not: ${bad.join(", ")})` : ""
+      }`,
+    });
   }
   return list;
 }

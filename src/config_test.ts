@@ -146,3 +146,28 @@ Deno.test("config: CONNECTION_GUARD is on by default and may be off only behind 
   assert.throws(() => loadConfig({ CONNECTION_GUARD: "0" }), /CONNECTION_GUARD: 0 needs TRUST_PROXY=1/);
   assert.throws(() => loadConfig({ CONNECTION_GUARD: "off", TRUST_PROXY: "1" }), /CONNECTION_GUARD/);
 });
+
+Deno.test("config: REPORT_TO takes plain addresses only, and needs SMTP", () => {
+  const smtp = { SMTP_URL: "smtp://mail:25", LEAD_NOTIFY_TO: "vendas@x.com", LEAD_NOTIFY_FROM: "site@x.com" };
+  assert.deepEqual(loadConfig({ ...smtp, REPORT_TO: " socio@x.com , mkt@x.com.br" }).REPORT_TO, [
+    "socio@x.com",
+    "mkt@x.com.br",
+  ]);
+  assert.equal(loadConfig(smtp).REPORT_TO, undefined);
+  const refused = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return "accepted";
+  };
+  for (const bad of ["Sócio <socio@x.com>", "a@x.com?cc=b@evil.example", "a@x.com;b@x.com", "nope", ","]) {
+    assert.match(
+      refused({ ...smtp, REPORT_TO: bad }),
+      /REPORT_TO: must be one or more plain e-mail addresses/,
+      bad,
+    );
+  }
+  assert.match(refused({ REPORT_TO: "socio@x.com" }), /REPORT_TO: needs SMTP_URL/);
+});

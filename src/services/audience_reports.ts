@@ -83,6 +83,12 @@ export async function leadsByState(
   return countStates(await leadNumbers(db, range, tz, filters));
 }
 
+/** The weekly e-mail's "Leads por estado" (services/weekly_report.ts): each state by its name. */
+export function weeklyLeadsByState(db: Db, tz: string) {
+  return async (range: DayRange) =>
+    (await leadsByState(db, range, tz)).map((s) => ({ state: s.name, leads: s.leads }));
+}
+
 /** "Leads por estado": the period's and the comparison days' leads per state. */
 export async function leadStateReport(db: Db, range: DayRange, tz: string, now: Date, f?: Filters) {
   const { start, end } = comparisonOf(range, tz, now);

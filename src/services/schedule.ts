@@ -11,6 +11,8 @@ import { metaDeliveryJob } from "./meta.ts";
 import { retentionJobs } from "./retention.ts";
 import { rollupJob } from "./rollups.ts";
 import type { VisitorKeys } from "./visitor_key.ts";
+import { weeklyReportJob } from "./weekly_report.ts";
+import { weeklyLeadsByState } from "./audience_reports.ts";
 
 /** Every job this configuration runs (the delivery workers only when something is configured). */
 export async function scheduledJobs(
@@ -34,6 +36,9 @@ export async function scheduledJobs(
     }),
     // Verified backups into BACKUP_DIR every BACKUP_EVERY_HOURS, the newest BACKUP_KEEP kept (PGlite only).
     await backupJob(db, config),
+    // Last week's figures by e-mail, Mondays from 08:00 in ANALYTICS_TZ, when SMTP is configured: checked
+    // every minute in every instance, sent by one of them, retried until sent.
+    weeklyReportJob(db, config, { leadsByState: weeklyLeadsByState(db, config.ANALYTICS_TZ) }),
   ].filter((job) => job !== null) as JobSpec<unknown>[];
 }
 

@@ -522,3 +522,25 @@ export const leadStateReport = z.object({
   comparison: z.object({ start: z.string(), end: z.string() }),
 });
 export type LeadStateReport = z.infer<typeof leadStateReport>;
+
+/** GET and PUT /api/admin/weekly-report: the weekly e-mail's switch, who gets it, and its latest week. */
+export const weeklyReportStatus = z.object({
+  enabled: z.boolean(),
+  /** SMTP is configured: without it nothing is sent, whatever the switch says. */
+  available: z.boolean(),
+  recipients: z.array(z.string()),
+  timeZone: z.string(),
+  last: z.object({
+    week: z.string(),
+    status: z.enum(["pending", "sent"]),
+    attempts: z.number(),
+    sentAt: z.string().nullable(),
+    nextAttemptAt: z.string(),
+    lastError: z.string().nullable(),
+    recipients: z.number().nullable(),
+  }).nullable(),
+});
+export type WeeklyReportStatus = z.infer<typeof weeklyReportStatus>;
+
+/** PUT /api/admin/weekly-report's body. */
+export const weeklyReportSwitch = z.object({ enabled: z.boolean("must be true or false") }).strict();

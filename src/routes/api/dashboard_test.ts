@@ -593,6 +593,7 @@ appTest(
       [`/api/admin/deliveries?leads=${id}`, schemas.deliveries],
       ["/api/admin/destinations", schemas.destinations],
       ["/api/admin/system", schemas.systemHealth],
+      ["/api/admin/weekly-report", schemas.weeklyReportStatus],
     ];
     for (const [path, schema] of answers) {
       const res = await getAs(t, cookie, path);

@@ -73,6 +73,8 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/admin/destinations": ADMIN,
   "POST /api/admin/deliveries/resend": ADMIN,
   "GET /api/admin/system": ADMIN,
+  "GET /api/admin/weekly-report": ADMIN,
+  "PUT /api/admin/weekly-report": ADMIN,
 };
 
 Deno.test("routes: every API endpoint runs exactly its own resource's middleware", async () => {

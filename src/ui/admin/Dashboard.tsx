@@ -17,6 +17,7 @@ import { WhatsappMetrics } from "./WhatsappPanel.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import { SystemPanel, VersionFooter } from "./SystemPanel.tsx";
+import { WeeklyReportPanel } from "./WeeklyReportPanel.tsx";
 import type { Period } from "./queries.ts";
 import { AddFilter } from "./filter_context.tsx";
 import { FilterChips } from "./FilterChips.tsx";
@@ -156,6 +157,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
         </AddFilter.Provider>
         <LgpdPanel />
         <SystemPanel />
+        <WeeklyReportPanel />
       </main>
       <VersionFooter />
     </div>

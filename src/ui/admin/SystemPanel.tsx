@@ -19,6 +19,7 @@ const JOB_NAMES: Record<string, string> = {
   "purge-sessions": "Limpeza de sessões expiradas",
   "purge-counters": "Limpeza de contadores",
   "destroy-salts": "Destruição de chaves mensais",
+  "weekly-report": "Relatório semanal por e-mail",
 };
 const ORDER = Object.keys(JOB_NAMES);
 const rank = (name: string) => ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length;
@@ -38,6 +39,7 @@ const RESULT_NAMES: Record<string, [string, string]> = {
   rateLimitWindows: ["contador apagado", "contadores apagados"],
   loginFailures: ["falha de login apagada", "falhas de login apagadas"],
   salts: ["chave destruída", "chaves destruídas"],
+  reportsSent: ["relatório enviado", "relatórios enviados"],
 };
 
 function resultText(job: JobStatus): string {

@@ -77,14 +77,18 @@ export async function getPage<S extends z.ZodType<unknown[]>>(
  * on a non-OK answer. With a schema, the answer is parsed with it; without, its body is not read.
  */
 export async function sendJson<S extends z.ZodType>(
-  method: "POST" | "DELETE",
+  method: "POST" | "PUT" | "DELETE",
   path: string,
   body: unknown,
   schema: S,
 ): Promise<z.output<S>>;
-export async function sendJson(method: "POST" | "DELETE", path: string, body?: unknown): Promise<void>;
 export async function sendJson(
-  method: "POST" | "DELETE",
+  method: "POST" | "PUT" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<void>;
+export async function sendJson(
+  method: "POST" | "PUT" | "DELETE",
   path: string,
   body?: unknown,
   schema?: z.ZodType,
