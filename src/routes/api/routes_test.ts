@@ -45,6 +45,7 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/tracking/rankings/entry-pages": ADMIN,
   "GET /api/tracking/conversion-by-utm-source": ADMIN,
   "GET /api/tracking/channels": ADMIN,
+  "GET /api/tracking/first-contact": ADMIN,
   ...Object.fromEntries(PANEL_EXPORTS.map((panel) => [`GET /api/tracking/export/${panel}.csv`, ADMIN])),
   "GET /api/admin/lgpd/leads": ADMIN,
   "GET /api/admin/lgpd/export": ADMIN,
