@@ -229,6 +229,9 @@ async function submit(p: Parts): Promise<void> {
     clickIds: origin.clickIds,
     landingPage: storedTouch()?.landingPage ?? null,
   };
+  // The WhatsApp consent box is there only when WhatsApp messages are configured; unticked, it says no.
+  const consent = p.dialog.querySelector<HTMLInputElement>("#lead-whatsapp-consent");
+  if (consent) body.whatsappConsent = consent.checked;
   if (eventId) body.eventId = eventId;
   if (p.honeypot.value) body.website = p.honeypot.value;
   // Kept before sending: even if the tab closes mid-request, a later page load re-sends it, and its

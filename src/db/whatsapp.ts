@@ -139,30 +139,40 @@ export interface FirstContactStats {
   channels: Array<{ channel: string; messaged: number; replied: number }>;
 }
 
-/** Time from lead to message delivered and to the lead's reply, over leads submitted in [from, to). */
-export async function firstContactStats(db: Queryable, from: Date, to: Date): Promise<FirstContactStats> {
+/**
+ * Time from lead to message delivered and to the lead's reply, over the leads submitted in the local days of
+ * `range` (in `tz`) whose message Meta accepted; and per channel of the lead's last touch, how many of them
+ * replied.
+ */
+export async function firstContactStats(
+  db: Queryable,
+  range: { start: string; end: string },
+  tz: string,
+): Promise<FirstContactStats> {
   const spread = (expr: string) =>
     `count(${expr})::int, percentile_cont(0.5) within group (order by ${expr}),
      percentile_cont(0.9) within group (order by ${expr})`;
-  const [row] = await db.query<{ messaged: number; d: [number, number | null, number | null]; r: unknown }>(
+  const messaged = `from leads l join lead_deliveries d on d.lead_id = l.id and d.destination = 'whatsapp'
+      where l.submitted_at >= ($1::date::timestamp at time zone $3)
+        and l.submitted_at < (($2::date + 1)::timestamp at time zone $3) and d.status = 'delivered'`;
+  const params = [range.start, range.end, tz];
+  const [row] = await db.query<{ messaged: number; d: unknown; r: unknown }>(
     `with m as (
        select extract(epoch from d.wa_delivered_at - l.submitted_at)::float8 as to_delivered,
               extract(epoch from l.whatsapp_replied_at - l.submitted_at)::float8 as to_reply
-         from leads l join lead_deliveries d on d.lead_id = l.id and d.destination = 'whatsapp'
-        where l.submitted_at >= $1 and l.submitted_at < $2 and d.status = 'delivered')
+         ${messaged})
      select count(*)::int as messaged,
             json_build_array(${spread("to_delivered")}) as d,
             json_build_array(${spread("to_reply")}) as r
        from m`,
-    [from, to],
+    params,
   );
   const channels = await db.query<{ channel: string; messaged: number; replied: number }>(
-    `select coalesce(l.last_channel, 'direct') as channel, count(*)::int as messaged,
+    `select coalesce(l.last_channel, 'unassigned') as channel, count(*)::int as messaged,
             count(l.whatsapp_replied_at)::int as replied
-       from leads l join lead_deliveries d on d.lead_id = l.id and d.destination = 'whatsapp'
-      where l.submitted_at >= $1 and l.submitted_at < $2 and d.status = 'delivered'
+       ${messaged}
       group by 1 order by messaged desc, channel`,
-    [from, to],
+    params,
   );
   const toSpread = (a: unknown): Spread => {
     const [count, p50, p90] = (typeof a === "string" ? JSON.parse(a) : a) as [

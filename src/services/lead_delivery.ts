@@ -38,6 +38,13 @@ import { whatsappDestinations, whatsappSenders } from "./whatsapp.ts";
 
 /** Transient failures are retried for this long (from the lead's arrival or the last "Reenviar"). */
 export const DELIVERY_RETRY_WINDOW_MS = 3 * 24 * 60 * 60 * 1000;
+
+/**
+ * Told ("queued") when a new lead's deliveries were committed in this process: the delivery job started by
+ * schedule.ts runs at once instead of at its next poll, so a WhatsApp message leaves a moment after the form
+ * (bench/whatsapp_latency.ts). Other instances still find the rows at their own poll.
+ */
+export const deliveriesQueued = new EventTarget();
 const BATCH = 25;
 // Longer than a whole batch can take (25 e-mails at their 30 s limit: 12.5 min), so no lease ends while its
 // row is still being sent.

@@ -14,7 +14,7 @@ import type { MetaClient } from "./meta_event.ts";
 import { queueMetaEvent } from "./meta.ts";
 import { planPrice } from "../site.ts";
 import { LEAD_OUTBOX_MAX_AGE_MS, SUBMITTED_AT_MAX_SKEW_MS } from "../shared/leads.ts";
-import { queueLeadDeliveries } from "./lead_delivery.ts";
+import { deliveriesQueued, queueLeadDeliveries } from "./lead_delivery.ts";
 import { queueWhatsapp } from "./whatsapp.ts";
 
 export interface LeadInput {
@@ -155,7 +155,7 @@ export async function saveLead(
   const submittedAt = submissionTime(input.submittedAt, context.now);
   // Before the transaction: on PGlite (one connection) a query outside it would wait for it forever.
   const visitorKeys = await context.keysSince?.(attributionStart(config, submittedAt)) ?? [];
-  return await db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     const touches = await leadTouches(tx, config, input, submittedAt, visitorKeys);
     const id = await insertLead(tx, {
       idempotencyKey: input.idempotencyKey,
@@ -199,4 +199,7 @@ export async function saveLead(
     }
     return { id, created: true };
   });
+  // Committed: the delivery job may send it now (a re-send of the same lead queues nothing new).
+  if (saved.created) deliveriesQueued.dispatchEvent(new Event("queued"));
+  return saved;
 }

@@ -1,6 +1,7 @@
 // LGPD data-subject requests (Lei 13.709/2018, art. 18): find a person's leads by e-mail or phone, give
 // them a copy, erase them for good — including the Meta events queued or kept for those leads, and their
-// deliveries to the sales team's destinations (lead_deliveries rows go with the lead: on delete cascade).
+// deliveries to the sales team's destinations and the lead's WhatsApp message (lead_deliveries rows go with the
+// lead: on delete cascade); the WhatsApp consent, number and reply time are columns of the lead itself.
 import { leadState } from "../shared/br_states.ts";
 import type { Db } from "../db/client.ts";
 import {
@@ -11,6 +12,7 @@ import {
   type PersonLead,
 } from "../db/lgpd.ts";
 import { normalizeEmail, normalizePhone, sha256Hex } from "./meta_event.ts";
+import { whatsappContacts } from "./whatsapp_contact.ts";
 
 /** Who the request is about: exactly one of the two. */
 export type Subject = { email: string; phone?: undefined } | { phone: string; email?: undefined };
@@ -31,11 +33,16 @@ export function phoneForms(phone: string): string[] {
   return [...forms];
 }
 
-/** Every lead of the person, oldest first. */
+/**
+ * Every lead of the person, oldest first, with its WhatsApp consent (time and text version), normalised
+ * number, message statuses and reply time when any was recorded.
+ */
 export async function findPersonLeads(db: Db, subject: Subject): Promise<PersonLead[]> {
-  return subject.email !== undefined
+  const leads = subject.email !== undefined
     ? await leadsByEmail(db, subject.email)
     : await leadsByPhoneDigits(db, phoneForms(subject.phone));
+  const contacts = await whatsappContacts(db, leads.map((l) => l.id), false);
+  return leads.map((l) => ({ ...l, whatsappContact: contacts.get(l.id) ?? null }));
 }
 
 export interface PersonExport {

@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import { recordJobRun } from "../db/job_runs.ts";
 import { backupJob } from "./backups.ts";
 import { type JobSpec, type RunRecorder, startJobs } from "./jobs.ts";
-import { leadDeliveryJob } from "./lead_delivery.ts";
+import { deliveriesQueued, leadDeliveryJob } from "./lead_delivery.ts";
 import { metaDeliveryJob } from "./meta.ts";
 import { retentionJobs } from "./retention.ts";
 import { rollupJob } from "./rollups.ts";
@@ -47,7 +47,39 @@ export function jobRecorder(db: Db): RunRecorder {
   return (record) => recordJobRun(db, record);
 }
 
-/** Starts the server's jobs, each run recorded. */
+/**
+ * Starts the server's jobs, each run recorded. A lead saved in this process wakes the delivery job at once
+ * (a run already under way is left to finish; the next poll takes what it did not).
+ */
 export async function startScheduledJobs(db: Db, config: Config, visitorKeys: VisitorKeys) {
-  return startJobs(await scheduledJobs(db, config, visitorKeys), { record: jobRecorder(db) });
+  const started = startJobs(await scheduledJobs(db, config, visitorKeys), { record: jobRecorder(db) });
+  const delivery = started.jobs.find((job) => job.name === "lead-delivery");
+  if (!delivery) return started;
+  // One loop at a time: each pass is a whole run begun after every wake seen so far; a wake during a pass
+  // asks for another. While the scheduled poll's own run is under way, it waits for it to end.
+  let wanted = false;
+  let loop: Promise<void> | null = null;
+  const wake = () => {
+    wanted = true;
+    loop ??= (async () => {
+      while (wanted) {
+        wanted = false;
+        let outcome = await delivery.runNow();
+        while (outcome.status === "busy") {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          outcome = await delivery.runNow();
+        }
+        if (outcome.status === "stopped") return;
+      }
+    })().finally(() => loop = null);
+  };
+  deliveriesQueued.addEventListener("queued", wake);
+  return {
+    ...started,
+    stop: async () => {
+      deliveriesQueued.removeEventListener("queued", wake);
+      await started.stop();
+      await loop;
+    },
+  };
 }

@@ -192,6 +192,28 @@ export const resendBody = z.strictObject({ leadId: z.number().int().positive(), 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
 
+/** GET /api/tracking/first-contact: median and p90 in seconds (null: nothing measured). */
+const spread = z.object({ count: z.number(), p50: z.number().nullable(), p90: z.number().nullable() });
+
+/**
+ * GET /api/tracking/first-contact: over the period's leads whose WhatsApp message Meta accepted, the time to
+ * the message delivered and to the lead's reply, and per last-touch channel how many replied.
+ */
+export const firstContact = z.object({
+  configured: z.boolean(),
+  messaged: z.number(),
+  toDelivered: spread,
+  toReply: spread,
+  channels: z.array(z.object({
+    channel: z.string(),
+    messaged: z.number(),
+    replied: z.number(),
+    /** replied / messaged × 100, one decimal. */
+    replyRate: z.number(),
+  })),
+});
+export type FirstContact = z.infer<typeof firstContact>;
+
 /** GET /api/config. */
 export const publicConfig = z.object({
   metaPixelId: z.string().nullable(),
@@ -268,6 +290,28 @@ const leadFields = {
   utmMedium: z.string().nullable(),
 };
 
+/**
+ * A lead's WhatsApp facts (migration 00019): the consent (when, and the version of the box's text shown), the
+ * number in E.164 when it is a valid mobile one, and its template message: queued, accepted by Meta or given
+ * up (with why), then what Meta's webhook reported and when the lead first wrote back. Never a message's text.
+ */
+export const leadWhatsapp = z.object({
+  consentAt: z.string().nullable(),
+  consentVersion: z.string().nullable(),
+  e164: z.string().nullable(),
+  /** The message in the outbox: pending, delivered (accepted by Meta), failed; null when none was queued. */
+  status: z.enum(["pending", "delivered", "failed"]).nullable(),
+  /** Why the message was not sent (or Meta's failure), when it was not. */
+  error: z.string().nullable(),
+  acceptedAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  deliveredAt: z.string().nullable(),
+  readAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
+  repliedAt: z.string().nullable(),
+});
+export type LeadWhatsapp = z.infer<typeof leadWhatsapp>;
+
 /** One lead of GET /api/leads (the list; the total is in the x-total-count header). */
 export const lead = z.object({
   ...leadFields,
@@ -290,6 +334,8 @@ export const lead = z.object({
   page: z.string().nullable(),
   // The Brazilian state of the WhatsApp number's DDD (shared/br_states.ts), null for a foreign or unreadable one.
   state: z.string().nullable(),
+  // Its WhatsApp message (issue 31): null when WhatsApp is not configured and nothing was recorded.
+  whatsappContact: leadWhatsapp.nullable().optional(),
 });
 export type Lead = z.infer<typeof lead>;
 export const leadList = z.array(lead);
@@ -425,6 +471,8 @@ export const personLead = z.object({
   os: z.string().nullable(),
   country: z.string().nullable(),
   region: z.string().nullable(),
+  // Its WhatsApp consent, normalised number, message statuses and reply time (null: none recorded).
+  whatsappContact: leadWhatsapp.nullable().optional(),
 });
 export type PersonLead = z.infer<typeof personLead>;
 

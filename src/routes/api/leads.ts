@@ -11,6 +11,7 @@ import { saveLead } from "../../services/leads.ts";
 import { findLeads, lastDays, leadSeries } from "../../services/analytics.ts";
 import { leadsCsv } from "../../services/leads_csv.ts";
 import type { LeadFilter } from "../../shared/lead_filter.ts";
+import { withWhatsappContact } from "../../services/whatsapp_contact.ts";
 import { csvExportQuery, daysOrRange, leadBody, leadQuery } from "../../shared/schemas.ts";
 import { rangeOf, reportContext } from "./reports.ts";
 import { filtersOf } from "../../shared/filters.ts";
@@ -78,7 +79,7 @@ leadsApi.get("/", adminOnly(), async (c) => {
   const q = parseOr400(leadQuery, query);
   const { leads, total } = await findLeads(db, { ...leadFilterOf(q), limit: q.limit, offset: q.offset }, tz);
   c.header("x-total-count", String(total));
-  return c.json(leads);
+  return c.json(await withWhatsappContact(db, c.get("deps").config, leads));
 });
 
 // `?layout=rfc4180` for the plain comma layout; by default the one a pt-BR spreadsheet opens as columns.

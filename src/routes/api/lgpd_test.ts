@@ -83,6 +83,7 @@ appTest("lgpd: finds a person's leads by e-mail (any case) or by phone (any form
     "utmSource",
     "utmTerm",
     "whatsapp",
+    "whatsappContact",
   ]);
   for (const phone of ["11987654321", "+55 11 98765-4321", "(11) 98765-4321"]) {
     const res = await getAs(t, cookie, "/api/admin/lgpd/leads?phone=" + encodeURIComponent(phone));

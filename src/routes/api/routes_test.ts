@@ -65,6 +65,7 @@ const EXPECTED: Record<string, string[]> = {
   "GET /api/tracking/audience/country": ADMIN,
   "GET /api/tracking/audience/region": ADMIN,
   "GET /api/tracking/lead-states": ADMIN,
+  "GET /api/tracking/first-contact": ADMIN,
   ...Object.fromEntries(PANEL_EXPORTS.map((panel) => [`GET /api/tracking/export/${panel}.csv`, ADMIN])),
   "GET /api/admin/lgpd/leads": ADMIN,
   "GET /api/admin/lgpd/export": ADMIN,

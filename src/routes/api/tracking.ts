@@ -25,12 +25,14 @@ import {
 import { engagementSummary, liveNow, pageTimeRanking } from "../../services/engagement.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 import { hourlyReport, whatsappReport } from "../../services/whatsapp_reports.ts";
+import { firstContactReport } from "../../services/whatsapp_contact.ts";
 import type { RankingKind } from "../../services/panels.ts";
 import {
   daysOrRange,
   filteredRange,
   hourlyQuery,
   pageRankingQuery,
+  requiredRange,
   statsQuery,
   trackingClickBody,
   trackingEngagementBody,
@@ -124,6 +126,13 @@ trackingApi.get("/summary", adminOnly(), async (c) => {
 trackingApi.get("/hourly", adminOnly(), async (c) => {
   const { db, tz, now, query } = reportContext(c);
   return c.json(await hourlyReport(db, parseOr400(hourlyQuery, query).date, tz, now));
+});
+
+// Time to the first WhatsApp contact (issue 31): lead to message delivered, to the lead's reply, per channel.
+trackingApi.get("/first-contact", adminOnly(), async (c) => {
+  const { db, tz, query } = reportContext(c);
+  const q = parseOr400(requiredRange, query);
+  return c.json(await firstContactReport(db, c.get("deps").config, rangeOf(q)!, tz));
 });
 
 // Path plus query (without click ids), or with `by=path` the path alone ("por caminho").

@@ -14,6 +14,7 @@ import { Rankings } from "./Rankings.tsx";
 import { ConversionTable } from "./ConversionTable.tsx";
 import { ChannelConversionTable, ChannelsPanel } from "./ChannelsPanel.tsx";
 import { WhatsappMetrics } from "./WhatsappPanel.tsx";
+import { FirstContactPanel } from "./FirstContactPanel.tsx";
 import { LgpdPanel } from "./LgpdPanel.tsx";
 import { DestinationsPanel } from "./DestinationsPanel.tsx";
 import { SystemPanel, VersionFooter } from "./SystemPanel.tsx";
@@ -145,6 +146,7 @@ export function Dashboard({ email, onSignedOut }: { email: string; onSignedOut: 
           </div>
           <ChartSection period={period} />
           <LeadList period={period} />
+          <FirstContactPanel period={period} />
           <DestinationsPanel />
           <ChannelsPanel period={period} />
           <Rankings period={period} />

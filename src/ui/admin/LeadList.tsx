@@ -4,6 +4,7 @@ import { formatInt, formatSubmitted, mailtoHref, visibleText } from "./format.ts
 import { type LeadFilters, leadParams, type Period, useLeads, useRanking } from "./queries.ts";
 import type { Lead } from "../../shared/admin_schemas.ts";
 import { LeadDeliveries } from "./LeadDeliveries.tsx";
+import { LeadWhatsapp } from "./LeadWhatsapp.tsx";
 import { channelLabel } from "../../shared/channels.ts";
 import { touchLabel } from "../../shared/metrics.ts";
 import type { Lang } from "../../shared/languages.ts";
@@ -134,6 +135,7 @@ function LeadCard({ lead }: { lead: Lead }) {
           <TouchLine title="Último toque" lead={lead} t="last" />
         </div>
       )}
+      <LeadWhatsapp lead={lead} />
       <LeadDeliveries leadId={lead.id} />
     </li>
   );

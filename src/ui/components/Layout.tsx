@@ -28,7 +28,7 @@ export function Layout({ lang, page, children }: { lang: Lang; page: PageId; chi
       <main id="main" tabIndex={-1}>{children}</main>
       <Footer lang={lang} />
       {PHONE_BAR_PAGES.includes(page) && <PhoneBar lang={lang} page={page} />}
-      <LeadDialog lang={lang} strings={strings} />
+      <LeadDialog lang={lang} strings={strings} whatsappConsent={config.whatsappConsent === true} />
     </>
   );
 }

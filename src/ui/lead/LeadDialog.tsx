@@ -7,6 +7,8 @@ import type { Lang } from "../../shared/languages.ts";
 import { type Strings, translator } from "./strings.ts";
 
 export const LEAD_DIALOG_ID = "lead-dialog";
+/** The box "Quero receber o contato pelo WhatsApp", only on a site with WhatsApp messages configured. */
+export const WHATSAPP_CONSENT_ID = "lead-whatsapp-consent";
 
 const FIELDS = [
   { name: "name", type: "text", autoComplete: "name" },
@@ -14,7 +16,14 @@ const FIELDS = [
   { name: "whatsapp", type: "tel", autoComplete: "tel", inputMode: "tel" },
 ] as const;
 
-export function LeadDialog({ lang, strings }: { lang: Lang; strings: Strings }) {
+export function LeadDialog(
+  { lang, strings, whatsappConsent = false }: {
+    lang: Lang;
+    strings: Strings;
+    /** WhatsApp messages are configured: the unchecked consent box is shown (issue 31, docs in README). */
+    whatsappConsent?: boolean;
+  },
+) {
   const t = translator(strings);
   const privacy = pagePath("privacy", lang);
   return (
@@ -49,6 +58,12 @@ export function LeadDialog({ lang, strings }: { lang: Lang; strings: Strings }) 
             />
           </div>
         ))}
+        {whatsappConsent && (
+          <label className="lead-consent" htmlFor={WHATSAPP_CONSENT_ID}>
+            <input id={WHATSAPP_CONSENT_ID} name="whatsappConsent" type="checkbox" />
+            <span>{t("leadModal.whatsappConsent")}</span>
+          </label>
+        )}
         <div className="lead-hp" aria-hidden="true">
           <label htmlFor="lead-website">Website</label>
           <input id="lead-website" name="website" type="text" tabIndex={-1} autoComplete="off" />
