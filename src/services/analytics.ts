@@ -25,10 +25,10 @@ import {
   filteredDailyLeads,
   filteredDailyUniqueVisitors,
   filteredEventTotals,
-  filteredRanking,
   filteredVisitorTotals,
   utmDetailConversions,
 } from "../db/filtered.ts";
+import { rankingUnderFilters } from "../db/filter_ranks.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
@@ -144,7 +144,7 @@ export async function periodSummary(
 export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
     ? await topUtmSources(db, range, tz, RANKING_SIZE)
-    : await filteredRanking(db, "utm_source", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, "utm_source", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmSource: r.key,
     visits: r.visits,
@@ -155,7 +155,7 @@ export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: 
 export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
     ? await topUtmCampaigns(db, range, tz, RANKING_SIZE)
-    : await filteredRanking(db, "utm_campaign", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, "utm_campaign", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmCampaign: r.key,
     visits: r.visits,
@@ -166,7 +166,7 @@ export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?
 export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false, f?: Filters) {
   const rows = noFilters(f)
     ? await topPages(db, range, tz, RANKING_SIZE, byPath)
-    : await filteredRanking(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     page: r.key,
     visits: r.visits,

@@ -19,6 +19,7 @@ import {
   filterEngagementBackfillPending,
   rollUpFilterEngagement,
 } from "../db/filter_engagement.ts";
+import { rollUpFilterRanks } from "../db/filter_ranks.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
@@ -91,7 +92,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpEngagement(tx, engagementFrom, until, timeZone);
   }
   if (backfill) await engagementBackfillDone(tx);
-  // Engagement per filter value (migrations/00023), the same way with its own backfill.
+  // Engagement and visit rankings per filter value (migrations/00023), the same way with their own backfill.
   let filterFrom = from;
   const filterBackfill = await filterEngagementBackfillPending(tx);
   if (filterBackfill) {
@@ -102,6 +103,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   }
   if (filterFrom !== null && filterFrom <= through) {
     await rollUpFilterEngagement(tx, filterFrom, until, timeZone);
+    await rollUpFilterRanks(tx, filterFrom, until, timeZone);
   }
   if (filterBackfill) await filterEngagementBackfillDone(tx);
   await setRolledUntil(tx, through, until);
