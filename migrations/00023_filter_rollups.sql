@@ -12,6 +12,8 @@ create table daily_filter_engagement (
   bounces integer not null,
   page_views integer not null,
   engaged_ms bigint not null,
+  -- Distinct visitor keys of those page views that day (the daily unique visitors under the filter).
+  visitors integer not null,
   primary key (dimension, key, day)
 );
 

@@ -9,7 +9,8 @@
 import type { Queryable } from "./client.ts";
 import type { DayRange } from "./analytics.ts";
 import type { EngagementTotals } from "./engagement.ts";
-import { filteredEngagementTotals } from "./filtered.ts";
+import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
+import type { DailyCount } from "./analytics.ts";
 import { addDays } from "../shared/analytics.ts";
 import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
 
@@ -42,23 +43,27 @@ export async function rollUpFilterEngagement(
   const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
   const rows = await db.query<{ n: number }>(
     `with v as (
-       select ${LOCAL_DAY} as day, ${SESSION} as sid, ${Object.values(ROLLED_FILTERS).join(", ")}
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, visitor_key, ${Object.values(ROLLED_FILTERS).join(", ")}
          from visits where ${SPAN}),
      tot as (select day, sid, count(*) as n from v group by 1, 2),
      c as (select distinct ${LOCAL_DAY} as day, session_id as sid from clicks where ${SPAN} and session_id <> ''),
-     sel as (
-       select v.day, d.dimension, d.key, v.sid, count(*) as n
+     vd as (
+       select v.day, d.dimension, d.key, v.sid, v.visitor_key, count(*) as n
          from v, lateral (values ${dims}) as d(dimension, key)
-        where d.key is not null and d.key <> '' group by 1, 2, 3, 4),
+        where d.key is not null and d.key <> '' group by 1, 2, 3, 4, 5),
+     sel as (select day, dimension, key, sid, sum(n) as n from vd group by 1, 2, 3, 4),
+     vis as (select day, dimension, key, count(distinct visitor_key) as visitors from vd group by 1, 2, 3),
      ep as (select ${LOCAL_DAY} as day, session_id as sid, source, sum(engaged_ms) as ms from engagements
              where ${SPAN} group by 1, 2, 3),
      es as (select day, sid, sum(ms) as ms from ep group by 1, 2),
      ins as (
-       insert into daily_filter_engagement (day, dimension, key, sessions, bounces, page_views, engaged_ms)
+       insert into daily_filter_engagement (day, dimension, key, sessions, bounces, page_views, engaged_ms, visitors)
        select sel.day, sel.dimension, sel.key, count(*)::int,
               (count(*) filter (where tot.n = 1 and c.sid is null))::int, sum(sel.n)::int,
-              coalesce(sum(case when sel.dimension = 'page' then ep.ms else es.ms end), 0)::bigint
+              coalesce(sum(case when sel.dimension = 'page' then ep.ms else es.ms end), 0)::bigint,
+              min(vis.visitors)::int
          from sel join tot on tot.day = sel.day and tot.sid = sel.sid
+         join vis on vis.day = sel.day and vis.dimension = sel.dimension and vis.key = sel.key
          left join c on c.day = sel.day and c.sid = sel.sid
          left join es on es.day = sel.day and es.sid = sel.sid
          left join ep on sel.dimension = 'page' and ep.day = sel.day and ep.sid = sel.sid and ep.source = sel.key
@@ -142,4 +147,41 @@ function add(a: EngagementTotals, b: EngagementTotals): void {
   a.bounces += b.bounces;
   a.pageViews += b.pageViews;
   a.engagedMs += Number(b.engagedMs);
+}
+
+/**
+ * filteredDailyUniqueVisitors with one rolled-up filter: the days before the watermark's day from the roll-up
+ * (distinct keys of a day are that day's alone), the rest from the raw rows. Null when it cannot answer.
+ */
+export async function rolledFilterDailyUniqueVisitors(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[] | null> {
+  const filter = rolledFilter(f);
+  if (!filter) return null;
+  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
+    `select (select ${day("through")} from rollup_state) as through,
+            (select ${day("purged_through")} from rollup_state) as purged,
+            exists (select 1 from filter_engagement_backfill) as pending`,
+  ))[0];
+  if (st.pending) return null;
+  let rolledStart = range.start;
+  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
+  let rolledEnd = range.end;
+  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
+  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
+  const rawStart = st.through !== null && st.through > range.start ? st.through : range.start;
+  const out: DailyCount[] = rolledStart <= rolledEnd
+    ? await db.query<DailyCount>(
+      `select to_char(day, 'YYYY-MM-DD') as date, visitors as count from daily_filter_engagement
+        where dimension = $1 and key = $2 and day between $3::date and $4::date and visitors > 0 order by day`,
+      [filter.key, filter.value, rolledStart, rolledEnd],
+    )
+    : [];
+  if (rawStart <= range.end) {
+    out.push(...await filteredDailyUniqueVisitors(db, { start: rawStart, end: range.end }, tz, f));
+  }
+  return out;
 }

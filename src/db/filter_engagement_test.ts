@@ -1,12 +1,17 @@
 // The engagement roll-up per filter value (db/filter_engagement.ts) gives exactly the raw path's figures
-// (db/filtered.ts filteredEngagementTotals) for every rolled-up filter, over periods of final days, the open
+// (db/filtered.ts filteredEngagementTotals, and the daily unique visitors) for every rolled-up filter, over periods of final days, the open
 // day, a cut comparison and days before the data, on a seeded database.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
-import { filteredEngagementTotals } from "./filtered.ts";
-import { ROLLED_FILTERS, rolledFilter, rolledFilterEngagementTotals } from "./filter_engagement.ts";
+import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
+import {
+  ROLLED_FILTERS,
+  rolledFilter,
+  rolledFilterDailyUniqueVisitors,
+  rolledFilterEngagementTotals,
+} from "./filter_engagement.ts";
 import type { FilterKey, Filters } from "../shared/filters.ts";
 
 const TZ = "America/Sao_Paulo";
@@ -41,6 +46,13 @@ dbTest("filter engagement: the roll-up per filter value gives the raw rows' figu
         const fast = await rolledFilterEngagementTotals(db, range, TZ, p.until, f);
         const raw = await filteredEngagementTotals(db, range, TZ, p.until, f);
         assert.ok(fast, `${key}=${v}: the roll-up did not answer`);
+        if (p.until === null) {
+          assert.deepEqual(
+            await rolledFilterDailyUniqueVisitors(db, range, TZ, f),
+            await filteredDailyUniqueVisitors(db, range, TZ, f),
+            `unique visitors ${key}=${v} ${JSON.stringify(p)}`,
+          );
+        }
         assert.deepEqual(
           { ...fast, engagedMs: Number(fast.engagedMs) },
           { ...raw, engagedMs: Number(raw.engagedMs) },

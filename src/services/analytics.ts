@@ -29,6 +29,7 @@ import {
   utmDetailConversions,
 } from "../db/filtered.ts";
 import { rankingUnderFilters } from "../db/filter_ranks.ts";
+import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
@@ -56,8 +57,16 @@ export function clickSeries(db: Db, range: DayRange, tz: string, f?: Filters): P
 }
 
 /** Daily unique visitors of a range. */
-export function uniqueVisitSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
-  return noFilters(f) ? dailyUniqueVisitors(db, range, tz) : filteredDailyUniqueVisitors(db, range, tz, f!);
+export async function uniqueVisitSeries(
+  db: Db,
+  range: DayRange,
+  tz: string,
+  f?: Filters,
+): Promise<DailyCount[]> {
+  if (noFilters(f)) return await dailyUniqueVisitors(db, range, tz);
+  // One filter a page view carries: its roll-up (db/filter_engagement.ts); else the raw rows.
+  return (await rolledFilterDailyUniqueVisitors(db, range, tz, f!)) ??
+    await filteredDailyUniqueVisitors(db, range, tz, f!);
 }
 
 /** All of time, for the stats call without dates under filters. */
