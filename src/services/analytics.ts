@@ -26,10 +26,11 @@ import {
   filteredDailyLeads,
   filteredDailyUniqueVisitors,
   filteredEventTotals,
-  filteredRanking,
   filteredVisitorTotals,
   utmDetailConversions,
 } from "../db/filtered.ts";
+import { rankingUnderFilters } from "../db/filter_ranks.ts";
+import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
@@ -57,8 +58,16 @@ export function clickSeries(db: Db, range: DayRange, tz: string, f?: Filters): P
 }
 
 /** Daily unique visitors of a range. */
-export function uniqueVisitSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
-  return noFilters(f) ? dailyUniqueVisitors(db, range, tz) : filteredDailyUniqueVisitors(db, range, tz, f!);
+export async function uniqueVisitSeries(
+  db: Db,
+  range: DayRange,
+  tz: string,
+  f?: Filters,
+): Promise<DailyCount[]> {
+  if (noFilters(f)) return await dailyUniqueVisitors(db, range, tz);
+  // One filter a page view carries: its roll-up (db/filter_engagement.ts); else the raw rows.
+  return (await rolledFilterDailyUniqueVisitors(db, range, tz, f!)) ??
+    await filteredDailyUniqueVisitors(db, range, tz, f!);
 }
 
 /** All of time, for the stats call without dates under filters. */
@@ -145,7 +154,7 @@ export async function periodSummary(
 export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
     ? await topUtmSources(db, range, tz, RANKING_SIZE)
-    : await filteredRanking(db, "utm_source", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, "utm_source", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmSource: r.key,
     visits: r.visits,
@@ -156,7 +165,7 @@ export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: 
 export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
     ? await topUtmCampaigns(db, range, tz, RANKING_SIZE)
-    : await filteredRanking(db, "utm_campaign", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, "utm_campaign", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmCampaign: r.key,
     visits: r.visits,
@@ -167,7 +176,7 @@ export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?
 export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false, f?: Filters) {
   const rows = noFilters(f)
     ? await topPages(db, range, tz, RANKING_SIZE, byPath)
-    : await filteredRanking(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
+    : await rankingUnderFilters(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     page: r.key,
     visits: r.visits,

@@ -16,6 +16,7 @@ import {
 } from "../shared/engagement.ts";
 import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
 import { filteredEngagementTotals, filteredPageEngagement } from "../db/filtered.ts";
+import { rolledFilterEngagementTotals } from "../db/filter_engagement.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 
 async function figuresOf(
@@ -25,8 +26,10 @@ async function figuresOf(
   until: string | null,
   f: Filters | undefined,
 ): Promise<EngagementFigures> {
+  // One filter a page view carries: its roll-up (db/filter_engagement.ts); else the raw rows.
   const t = filterEntries(f).length > 0
-    ? await filteredEngagementTotals(db, range, tz, until, f!)
+    ? (await rolledFilterEngagementTotals(db, range, tz, until, f!)) ??
+      await filteredEngagementTotals(db, range, tz, until, f!)
     : await engagementTotals(db, range, tz, until);
   return {
     start: range.start,

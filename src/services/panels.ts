@@ -23,7 +23,8 @@ import {
   uniqueVisitSeries,
 } from "./analytics.ts";
 import { channelReport } from "./traffic_reports.ts";
-import { filteredRanking, filteredRankingWithPrevious, utmDetailConversions } from "../db/filtered.ts";
+import { utmDetailConversions } from "../db/filtered.ts";
+import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 
 /** The rankings of the dashboard, by the path of their endpoint under /api/tracking/rankings/. */
@@ -93,8 +94,8 @@ async function filteredPage(
   f: Filters,
 ): Promise<{ items: (RankItem & { previousVisits?: number })[]; total: number }> {
   const all: (RankItem & { previousVisits?: number })[] = previous
-    ? await filteredRankingWithPrevious(db, ranking, range, previous, tz, EXPORT_MAX_ROWS, f)
-    : await filteredRanking(db, ranking, range, tz, EXPORT_MAX_ROWS, f);
+    ? await rankingWithPreviousUnderFilters(db, ranking, range, previous, tz, EXPORT_MAX_ROWS, f)
+    : await rankingUnderFilters(db, ranking, range, tz, EXPORT_MAX_ROWS, f);
   const needle = page.search?.toLowerCase();
   const matching = needle ? all.filter((r) => r.key.toLowerCase().includes(needle)) : all;
   return { items: matching.slice(page.offset, page.offset + page.limit), total: matching.length };

@@ -15,6 +15,12 @@ import {
   setRolledUntil,
 } from "../db/rollups.ts";
 import { engagementBackfillDone, engagementBackfillPending, rollUpEngagement } from "../db/engagement.ts";
+import {
+  filterEngagementBackfillDone,
+  filterEngagementBackfillPending,
+  rollUpFilterEngagement,
+} from "../db/filter_engagement.ts";
+import { rollUpFilterRanks } from "../db/filter_ranks.ts";
 import { addDays, todayIn } from "../shared/analytics.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
@@ -88,6 +94,20 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpEngagement(tx, engagementFrom, until, timeZone);
   }
   if (backfill) await engagementBackfillDone(tx);
+  // Engagement and visit rankings per filter value (migrations/00023), the same way with their own backfill.
+  let filterFrom = from;
+  const filterBackfill = await filterEngagementBackfillPending(tx);
+  if (filterBackfill) {
+    const firstKept = state.purgedThrough !== null
+      ? addDays(state.purgedThrough, 1)
+      : await earliestRawDay(tx, timeZone);
+    if (firstKept !== null && (filterFrom === null || firstKept < filterFrom)) filterFrom = firstKept;
+  }
+  if (filterFrom !== null && filterFrom <= through) {
+    await rollUpFilterEngagement(tx, filterFrom, until, timeZone);
+    await rollUpFilterRanks(tx, filterFrom, until, timeZone);
+  }
+  if (filterBackfill) await filterEngagementBackfillDone(tx);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;

@@ -9,12 +9,8 @@ import {
   topRanked,
   topRankedWithPrevious,
 } from "../db/analytics.ts";
-import {
-  filteredChannelActions,
-  filteredLeadsByChannel,
-  filteredRanking,
-  filteredRankingWithPrevious,
-} from "../db/filtered.ts";
+import { filteredChannelActions, filteredLeadsByChannel } from "../db/filtered.ts";
+import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 import { CHANNELS } from "../shared/channels.ts";
@@ -44,7 +40,7 @@ async function channelRows(db: Db, range: DayRange, tz: string, f?: Filters): Pr
         leadsByChannel(db, range, tz),
       ]
       : [
-        filteredRanking(db, "channel", range, tz, limit, f),
+        rankingUnderFilters(db, "channel", range, tz, limit, f),
         filteredChannelActions(db, range, tz, f!),
         filteredLeadsByChannel(db, range, tz, f!),
       ],
@@ -98,7 +94,7 @@ async function rankingWithPrevious(
   const { start, end } = comparisonOf(range, tz, now);
   return noFilters(f)
     ? await topRankedWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE)
-    : await filteredRankingWithPrevious(db, ranked, range, { start, end }, tz, RANKING_SIZE, f!);
+    : await rankingWithPreviousUnderFilters(db, ranked, range, { start, end }, tz, RANKING_SIZE, f!);
 }
 
 /** Most visited traffic sources: UTM source, else the referrer's name or host, else "direto". */

@@ -1,0 +1,187 @@
+// Engagement under one filter from a roll-up (migrations/00023, docs/ANALYTICS.md "Filters"). The raw path
+// (db/filtered.ts filteredEngagementTotals) reads every page view of the period, then every page view and
+// engagement beacon of the selected sessions: seconds at a million visits. Its figures are sums of local
+// days (a visit is a session's page views on one day), so with one filter that a page view carries in a
+// column, each final day's figures are rolled up per (day, dimension, value) and a view reads those rows plus
+// the raw rows from the watermark's day on, as the unfiltered engagement does (db/engagement.ts).
+// "Página de entrada" is not rolled up: its sessions are looked for from a day before the period's start, so
+// a day's figures depend on the period.
+import type { Queryable } from "./client.ts";
+import type { DayRange } from "./analytics.ts";
+import type { EngagementTotals } from "./engagement.ts";
+import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
+import type { DailyCount } from "./analytics.ts";
+import { addDays } from "../shared/analytics.ts";
+import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
+
+/** The filters rolled up, and the page-view column each compares. */
+export const ROLLED_FILTERS: Partial<Record<FilterKey, string>> = {
+  channel: "channel",
+  source: "traffic_source",
+  utm_source: "utm_source",
+  utm_medium: "utm_medium",
+  utm_campaign: "utm_campaign",
+  utm_content: "utm_content",
+  utm_term: "utm_term",
+  page: "source",
+};
+
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+// As db/engagement.ts: a page view without a session id is a visit of its own.
+const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
+
+/** Rewrites daily_filter_engagement from `from` on with the events from from's local midnight to `until`. */
+export async function rollUpFilterEngagement(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_filter_engagement where day >= $1::date", [from]);
+  const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const rows = await db.query<{ n: number }>(
+    `with v as (
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, visitor_key, ${Object.values(ROLLED_FILTERS).join(", ")}
+         from visits where ${SPAN}),
+     tot as (select day, sid, count(*) as n from v group by 1, 2),
+     c as (select distinct ${LOCAL_DAY} as day, session_id as sid from clicks where ${SPAN} and session_id <> ''),
+     vd as (
+       select v.day, d.dimension, d.key, v.sid, v.visitor_key, count(*) as n
+         from v, lateral (values ${dims}) as d(dimension, key)
+        where d.key is not null and d.key <> '' group by 1, 2, 3, 4, 5),
+     sel as (select day, dimension, key, sid, sum(n) as n from vd group by 1, 2, 3, 4),
+     vis as (select day, dimension, key, count(distinct visitor_key) as visitors from vd group by 1, 2, 3),
+     ep as (select ${LOCAL_DAY} as day, session_id as sid, source, sum(engaged_ms) as ms from engagements
+             where ${SPAN} group by 1, 2, 3),
+     es as (select day, sid, sum(ms) as ms from ep group by 1, 2),
+     ins as (
+       insert into daily_filter_engagement (day, dimension, key, sessions, bounces, page_views, engaged_ms, visitors)
+       select sel.day, sel.dimension, sel.key, count(*)::int,
+              (count(*) filter (where tot.n = 1 and c.sid is null))::int, sum(sel.n)::int,
+              coalesce(sum(case when sel.dimension = 'page' then ep.ms else es.ms end), 0)::bigint,
+              min(vis.visitors)::int
+         from sel join tot on tot.day = sel.day and tot.sid = sel.sid
+         join vis on vis.day = sel.day and vis.dimension = sel.dimension and vis.key = sel.key
+         left join c on c.day = sel.day and c.sid = sel.sid
+         left join es on es.day = sel.day and es.sid = sel.sid
+         left join ep on sel.dimension = 'page' and ep.day = sel.day and ep.sid = sel.sid and ep.source = sel.key
+        group by 1, 2, 3
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Whether the days rolled up before migration 00023 still wait for their rows. */
+export async function filterEngagementBackfillPending(db: Queryable): Promise<boolean> {
+  return (await db.query("select 1 from filter_engagement_backfill")).length > 0;
+}
+
+/** Marks that backfill done. */
+export async function filterEngagementBackfillDone(db: Queryable): Promise<void> {
+  await db.query("delete from filter_engagement_backfill");
+}
+
+/** The one rolled-up filter of `f`, or null when the view has none, several, or one not rolled up. */
+export function rolledFilter(f: Filters | undefined): { key: FilterKey; value: string } | null {
+  const set = filterEntries(f);
+  if (set.length !== 1 || !ROLLED_FILTERS[set[0][0]]) return null;
+  return { key: set[0][0], value: set[0][1] };
+}
+
+const day = (column: string) => `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
+
+/**
+ * filteredEngagementTotals with one rolled-up filter (rolledFilter): the final days from the roll-up, the
+ * rest from the raw rows; the same figures. Null when the roll-up cannot answer yet (backfill pending).
+ */
+export async function rolledFilterEngagementTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<EngagementTotals | null> {
+  const filter = rolledFilter(f);
+  if (!filter) return null;
+  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
+    `select (select ${day("through")} from rollup_state) as through,
+            (select ${day("purged_through")} from rollup_state) as purged,
+            exists (select 1 from filter_engagement_backfill) as pending`,
+  ))[0];
+  if (st.pending) return null;
+  // Final days: before the watermark's day; with a cut, never the last day. Purged days count nothing
+  // under a filter (their raw rows are gone), as on the raw path.
+  let rolledStart = range.start;
+  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
+  let rolledEnd = until === null ? range.end : addDays(range.end, -1);
+  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
+  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
+  // Raw days: from the watermark's day (with a cut, at the latest the last day) to the end.
+  let rawStart = range.start;
+  if (st.through !== null) {
+    const from = until === null || st.through < range.end ? st.through : range.end;
+    if (from > rawStart) rawStart = from;
+  }
+  const total: EngagementTotals = { sessions: 0, bounces: 0, pageViews: 0, engagedMs: 0 };
+  if (rolledStart <= rolledEnd) {
+    const rows = await db.query<EngagementTotals>(
+      `select coalesce(sum(sessions), 0)::int as sessions, coalesce(sum(bounces), 0)::int as bounces,
+              coalesce(sum(page_views), 0)::int as "pageViews", coalesce(sum(engaged_ms), 0)::float8 as "engagedMs"
+         from daily_filter_engagement where dimension = $1 and key = $2 and day between $3::date and $4::date`,
+      [filter.key, filter.value, rolledStart, rolledEnd],
+    );
+    add(total, rows[0]);
+  }
+  if (rawStart <= range.end) {
+    add(total, await filteredEngagementTotals(db, { start: rawStart, end: range.end }, tz, until, f));
+  }
+  return total;
+}
+
+function add(a: EngagementTotals, b: EngagementTotals): void {
+  a.sessions += b.sessions;
+  a.bounces += b.bounces;
+  a.pageViews += b.pageViews;
+  a.engagedMs += Number(b.engagedMs);
+}
+
+/**
+ * filteredDailyUniqueVisitors with one rolled-up filter: the days before the watermark's day from the roll-up
+ * (distinct keys of a day are that day's alone), the rest from the raw rows. Null when it cannot answer.
+ */
+export async function rolledFilterDailyUniqueVisitors(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[] | null> {
+  const filter = rolledFilter(f);
+  if (!filter) return null;
+  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
+    `select (select ${day("through")} from rollup_state) as through,
+            (select ${day("purged_through")} from rollup_state) as purged,
+            exists (select 1 from filter_engagement_backfill) as pending`,
+  ))[0];
+  if (st.pending) return null;
+  let rolledStart = range.start;
+  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
+  let rolledEnd = range.end;
+  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
+  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
+  const rawStart = st.through !== null && st.through > range.start ? st.through : range.start;
+  const out: DailyCount[] = rolledStart <= rolledEnd
+    ? await db.query<DailyCount>(
+      `select to_char(day, 'YYYY-MM-DD') as date, visitors as count from daily_filter_engagement
+        where dimension = $1 and key = $2 and day between $3::date and $4::date and visitors > 0 order by day`,
+      [filter.key, filter.value, rolledStart, rolledEnd],
+    )
+    : [];
+  if (rawStart <= range.end) {
+    out.push(...await filteredDailyUniqueVisitors(db, { start: rawStart, end: range.end }, tz, f));
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+// The visit rankings under one filter from a roll-up (migrations/00023, docs/ANALYTICS.md "Filters"): per
+// local day, filter dimension and value (a column of the page view: db/filter_engagement.ts ROLLED_FILTERS),
+// the visits per ranking key, as daily_visit_ranks holds them for the unfiltered view. Visits add up across
+// any instant, so a view reads the roll-up up to the watermark and the raw rows after it (db/analytics.ts
+// SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
+// count nothing under a filter there, so they are left out here too.
+import type { Queryable } from "./client.ts";
+import type { DayRange, RankItem, RankItemWithPrevious } from "./analytics.ts";
+import { SPLIT } from "./analytics.ts";
+import { ENTRY_PAGE } from "./rollups.ts";
+import { filteredRanking, filteredRankingWithPrevious, RANK_COLUMNS, type RankColumn } from "./filtered.ts";
+import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
+import type { Filters } from "../shared/filters.ts";
+
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+
+/** The ranking keys rolled up (roll-up dimension, raw expression); page_path is read from the page rows. */
+const DIMENSIONS: [string, string][] = [
+  ["utm_source", "utm_source"],
+  ["utm_campaign", "utm_campaign"],
+  ["page", "source"],
+  ["source", "traffic_source"],
+  ["channel", "channel"],
+  ["entry_page", ENTRY_PAGE],
+];
+
+/** Each rankable column's roll-up dimension and how a roll-up key maps to the ranking's key. */
+const ROLLED_RANKS: Partial<Record<RankColumn, { dimension: string; key: string }>> = {
+  utm_source: { dimension: "utm_source", key: "key" },
+  utm_campaign: { dimension: "utm_campaign", key: "key" },
+  page: { dimension: "page", key: "key" },
+  page_path: { dimension: "page", key: "split_part(key, '?', 1)" },
+  source: { dimension: "source", key: "key" },
+  channel: { dimension: "channel", key: "key" },
+  entry_page: { dimension: "entry_page", key: "key" },
+};
+
+/** Rewrites daily_filter_visit_ranks from `from` on with the visits from from's local midnight to `until`. */
+export async function rollUpFilterRanks(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_filter_visit_ranks where day >= $1::date", [from]);
+  const columns = [...new Set([...Object.values(ROLLED_FILTERS), "entry"])];
+  const filters = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const dims = DIMENSIONS.map(([d, col]) => `('${d}', ${col})`).join(", ");
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into daily_filter_visit_ranks (filter, value, day, dimension, key, visits)
+       select f.filter, f.value, t.day, d.dimension, d.key, sum(t.n)::int from (
+         select ${LOCAL_DAY} as day, ${columns.join(", ")}, count(*) as n
+           from visits where ${SPAN} group by ${
+      columns.map((_, i) => i + 1).concat(columns.length + 1).join(", ")
+    }
+       ) t,
+       lateral (values ${filters}) as f(filter, value),
+       lateral (values ${dims}) as d(dimension, key)
+        where f.value is not null and f.value <> '' and d.key is not null and d.key <> ''
+        group by 1, 2, 3, 4, 5
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Whether filteredRanking(column, f) can be read from the roll-up: one rolled filter and a rolled key. */
+function rolledRanking(column: RankColumn, f: Filters | undefined) {
+  const filter = rolledFilter(f);
+  const rank = ROLLED_RANKS[column];
+  return filter && rank ? { filter, rank, filterColumn: ROLLED_FILTERS[filter.key]! } : null;
+}
+
+async function backfilled(db: Queryable): Promise<boolean> {
+  return (await db.query("select 1 from filter_engagement_backfill")).length === 0;
+}
+
+// The roll-up days of the split that still have raw rows (the raw path counts nothing for purged days).
+const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
+
+/** filteredRanking from the roll-up; null when it cannot answer (the caller reads the raw rows). */
+export async function rolledFilteredRanking(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters | undefined,
+): Promise<RankItem[] | null> {
+  const r = rolledRanking(column, f);
+  if (!r || !(await backfilled(db))) return null;
+  return await db.query<RankItem>(
+    `with ${SPLIT}
+     select key, sum(n)::int as visits from (
+       select ${RANK_COLUMNS[column]} as key, count(*) as n from visits v, b
+        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $5 group by 1
+       union all
+       select ${r.rank.key}, visits from daily_filter_visit_ranks, b
+        where filter = $6 and value = $5 and dimension = '${r.rank.dimension}' and ${ROLLED_KEPT}
+     ) t where key is not null and key <> '' group by key order by visits desc, key asc limit $4`,
+    [range.start, range.end, tz, limit, r.filter.value, r.filter.key],
+  );
+}
+
+/** filteredRankingWithPrevious from the roll-up; null when it cannot answer. */
+export async function rolledFilteredRankingWithPrevious(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  previous: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters,
+): Promise<RankItemWithPrevious[] | null> {
+  const r = rolledRanking(column, f);
+  if (!r || !(await backfilled(db))) return null;
+  // One pass over previous.start..range.end: $5 is the range's start, $6 the comparison's end.
+  return await db.query<RankItemWithPrevious>(
+    `with ${SPLIT}
+     select key, (sum(n) filter (where d >= $5::date))::int as visits,
+            coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
+       select ${RANK_COLUMNS[column]} as key, (v.occurred_at at time zone $3)::date as d, count(*) as n
+         from visits v, b
+        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $7 group by 1, 2
+       union all
+       select ${r.rank.key}, day, visits from daily_filter_visit_ranks, b
+        where filter = $8 and value = $7 and dimension = '${r.rank.dimension}' and ${ROLLED_KEPT}
+     ) t where key is not null and key <> ''
+     group by key having sum(n) filter (where d >= $5::date) > 0
+     order by visits desc, key asc limit $4`,
+    [previous.start, range.end, tz, limit, range.start, previous.end, r.filter.value, r.filter.key],
+  );
+}
+
+/** filteredRanking: from the roll-up when it can answer, else from the raw rows. */
+export async function rankingUnderFilters(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters | undefined,
+): Promise<RankItem[]> {
+  return (await rolledFilteredRanking(db, column, range, tz, limit, f)) ??
+    await filteredRanking(db, column, range, tz, limit, f);
+}
+
+/** filteredRankingWithPrevious: from the roll-up when it can answer, else from the raw rows. */
+export async function rankingWithPreviousUnderFilters(
+  db: Queryable,
+  column: RankColumn,
+  range: DayRange,
+  previous: DayRange,
+  tz: string,
+  limit: number,
+  f: Filters,
+): Promise<RankItemWithPrevious[]> {
+  return (await rolledFilteredRankingWithPrevious(db, column, range, previous, tz, limit, f)) ??
+    await filteredRankingWithPrevious(db, column, range, previous, tz, limit, f);
+}

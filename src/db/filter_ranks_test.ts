@@ -1,0 +1,74 @@
+// The visit rankings under one filter from the roll-up (db/filter_ranks.ts) are exactly the raw path's
+// (db/filtered.ts), for every rolled-up filter and ranking key, on a seeded database whose last day is open.
+import assert from "node:assert/strict";
+import { dbTest } from "../../testing/db.ts";
+import { seedAnalytics } from "../../testing/seed.ts";
+import { runRollups } from "../services/rollups.ts";
+import { filteredRanking, filteredRankingWithPrevious, type RankColumn } from "./filtered.ts";
+import { ROLLED_FILTERS } from "./filter_engagement.ts";
+import { rolledFilteredRanking, rolledFilteredRankingWithPrevious } from "./filter_ranks.ts";
+import type { FilterKey, Filters } from "../shared/filters.ts";
+
+const TZ = "America/Sao_Paulo";
+const NOW = new Date("2026-12-02T18:00:00Z");
+const COLUMNS: RankColumn[] = [
+  "utm_source",
+  "utm_campaign",
+  "page",
+  "page_path",
+  "source",
+  "channel",
+  "entry_page",
+];
+const PERIODS = [
+  { start: "2026-11-01", end: "2026-11-30" },
+  { start: "2026-12-01", end: "2026-12-31" },
+  { start: "2026-11-02", end: "2026-12-02" },
+  { start: "2026-12-02", end: "2026-12-02" },
+];
+
+dbTest(
+  "filter ranks: the rankings under one filter from the roll-up are the raw rows' rankings",
+  async (db) => {
+    await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 9 });
+    await runRollups(db, TZ, NOW);
+    let compared = 0;
+    for (const [key, column] of Object.entries(ROLLED_FILTERS) as [FilterKey, string][]) {
+      const top = await db.query<{ v: string }>(
+        `select ${column} as v from visits where ${column} is not null and ${column} <> ''
+        group by 1 order by count(*) desc, 1 limit 1`,
+      );
+      const f: Filters = { [key]: top[0].v };
+      for (const c of COLUMNS) {
+        for (const p of PERIODS) {
+          const fast = await rolledFilteredRanking(db, c, p, TZ, 25, f);
+          assert.ok(fast, `${key}: no roll-up answer for ${c}`);
+          assert.deepEqual(
+            fast,
+            await filteredRanking(db, c, p, TZ, 25, f),
+            `${key}=${top[0].v} ${c} ${p.start}`,
+          );
+          compared += fast.length;
+        }
+        const range = { start: "2026-11-17", end: "2026-12-02" },
+          previous = { start: "2026-11-01", end: "2026-11-16" };
+        const fast = await rolledFilteredRankingWithPrevious(db, c, range, previous, TZ, 25, f);
+        assert.deepEqual(
+          fast,
+          await filteredRankingWithPrevious(db, c, range, previous, TZ, 25, f),
+          `${key} ${c} with previous`,
+        );
+      }
+    }
+    assert.ok(compared > 100, `only ${compared} rows compared`);
+    // Two filters, or the entry page, are not rolled up.
+    assert.equal(await rolledFilteredRanking(db, "page", PERIODS[0], TZ, 25, { entry_page: "/pt-br" }), null);
+    assert.equal(
+      await rolledFilteredRanking(db, "page", PERIODS[0], TZ, 25, {
+        channel: "direct",
+        utm_source: "google",
+      }),
+      null,
+    );
+  },
+);
