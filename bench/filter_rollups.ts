@@ -1,4 +1,4 @@
-// What the roll-ups per filter value (migrations/00023, docs/ANALYTICS.md "Filters") add to the roll-up job:
+// What the roll-ups per filter value (migrations/00022, docs/ANALYTICS.md "Filters") add to the roll-up job:
 // on a seeded PostgreSQL schema (testing/seed.ts), times each roll-up step over one day (yesterday, a whole
 // day of rows, as the job rewrites the watermark's day on every run) and over today so far, each inside a
 // transaction that is rolled back, RUNS times; prints p50 per step and the load average.
@@ -28,8 +28,8 @@ const steps: [string, (tx: Queryable, from: string, until: Date) => Promise<unkn
   ["daily_visit_ranks", (tx, f, u) => rollUpVisitRanks(tx, f, u, TZ)],
   ["visitor_days / visitor_spans", (tx, f, u) => rollUpVisitors(tx, f, u, TZ)],
   ["daily_engagement", (tx, f, u) => rollUpEngagement(tx, f, u, TZ)],
-  ["daily_filter_engagement (00023)", (tx, f, u) => rollUpFilterEngagement(tx, f, u, TZ)],
-  ["daily_filter_visit_ranks (00023)", (tx, f, u) => rollUpFilterRanks(tx, f, u, TZ)],
+  ["daily_filter_engagement (00022)", (tx, f, u) => rollUpFilterEngagement(tx, f, u, TZ)],
+  ["daily_filter_visit_ranks (00022)", (tx, f, u) => rollUpFilterRanks(tx, f, u, TZ)],
 ];
 const now = new Date();
 const today = todayIn(TZ, now);

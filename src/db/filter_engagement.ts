@@ -1,4 +1,4 @@
-// Engagement under one filter from a roll-up (migrations/00023, docs/ANALYTICS.md "Filters"). The raw path
+// Engagement under one filter from a roll-up (migrations/00022, docs/ANALYTICS.md "Filters"). The raw path
 // (db/filtered.ts filteredEngagementTotals) reads every page view of the period, then every page view and
 // engagement beacon of the selected sessions: seconds at a million visits. Its figures are sums of local
 // days (a visit is a session's page views on one day), so with one filter that a page view carries in a
@@ -75,7 +75,7 @@ export async function rollUpFilterEngagement(
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00023 still wait for their rows. */
+/** Whether the days rolled up before migration 00022 still wait for their rows. */
 export async function filterEngagementBackfillPending(db: Queryable): Promise<boolean> {
   return (await db.query("select 1 from filter_engagement_backfill")).length > 0;
 }

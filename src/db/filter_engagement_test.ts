@@ -73,7 +73,7 @@ dbTest("filter engagement: the roll-up per filter value gives the raw rows' figu
 
 dbTest("filter engagement: raw rows until the first roll-up run after the migration", async (db) => {
   await seedAnalytics(db, { visits: 300, days: 5, timeZone: TZ, now: NOW, seed: 2 });
-  // seedAnalytics ran the roll-ups: put the backfill flag back as migration 00023 leaves it.
+  // seedAnalytics ran the roll-ups: put the backfill flag back as migration 00022 leaves it.
   await db.query("delete from daily_filter_engagement");
   await db.query("insert into filter_engagement_backfill default values");
   const f = { channel: "direct" };

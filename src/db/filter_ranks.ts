@@ -1,4 +1,4 @@
-// The visit rankings under one filter from a roll-up (migrations/00023, docs/ANALYTICS.md "Filters"): per
+// The visit rankings under one filter from a roll-up (migrations/00022, docs/ANALYTICS.md "Filters"): per
 // local day, filter dimension and value (a column of the page view: db/filter_engagement.ts ROLLED_FILTERS),
 // the visits per ranking key, as daily_visit_ranks holds them for the unfiltered view. Visits add up across
 // any instant, so a view reads the roll-up up to the watermark and the raw rows after it (db/analytics.ts

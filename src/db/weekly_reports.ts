@@ -1,4 +1,4 @@
-// The weekly report's switch and its per-week sending record (migrations/00022).
+// The weekly report's switch and its per-week sending record (migrations/00021).
 import type { Queryable } from "./client.ts";
 import type { DayRange } from "./analytics.ts";
 

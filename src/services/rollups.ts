@@ -94,7 +94,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpEngagement(tx, engagementFrom, until, timeZone);
   }
   if (backfill) await engagementBackfillDone(tx);
-  // Engagement and visit rankings per filter value (migrations/00023), the same way with their own backfill.
+  // Engagement and visit rankings per filter value (migrations/00022), the same way with their own backfill.
   let filterFrom = from;
   const filterBackfill = await filterEngagementBackfillPending(tx);
   if (filterBackfill) {
