@@ -88,7 +88,7 @@ const RAW = "occurred_at >= b.raw_from and occurred_at < b.raw_to";
 export interface EngagementTotals {
   /** Visits: sessions, one per browser session and local day. */
   sessions: number;
-  /** Visits with one page view and no plan click. */
+  /** Visits with one page view and no click (plan or WhatsApp). */
   bounces: number;
   pageViews: number;
   /** Visible time received in the period, in ms. */
