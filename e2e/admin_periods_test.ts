@@ -4,7 +4,7 @@
 // the sign-in toast covers no card at 1366 px; a channel's name never breaks inside a word at 390 px.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, comparisonRange, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
@@ -166,7 +166,7 @@ browserTest(
       const names = await phone.page.locator(".conversion-table tbody th").allInnerTexts();
       assert.ok(names.some((n) => n.includes("Referência")), String(names));
       const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-      assert.equal(overflow, 0, "no horizontal scrolling at 390 px");
+      assert.equal(overflow, 0, `no horizontal scrolling at 390 px: ${await widerThanScreen(phone.page)}`);
       await phone.close();
     } finally {
       await server.close();

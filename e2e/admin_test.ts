@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
@@ -214,7 +214,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
       path: new URL("admin-leads-table-390.png", SHOTS).pathname,
     });
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
-    assert.equal(overflow, 0, "no horizontal scrolling at 390 px");
+    assert.equal(overflow, 0, `no horizontal scrolling at 390 px: ${await widerThanScreen(phone.page)}`);
     assert.deepEqual(phone.problems.consoleErrors, []);
     await phone.close();
   } finally {

@@ -118,3 +118,30 @@ export function browserTest(name: string, fn: () => Promise<void>): void {
 globalThis.addEventListener("unload", () => {
   browser?.then((b) => b.close()).catch(() => {});
 });
+
+/** The elements whose right edge passes the screen (outermost first), to name what makes a page scroll sideways. */
+export async function widerThanScreen(page: Page): Promise<string> {
+  return await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.right <= innerWidth + 0.5 || r.width === 0) continue;
+      // Inside a box that scrolls or clips sideways, it does not widen the page.
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== "visible") clipped = true;
+      }
+      if (clipped && !["fixed", "absolute"].includes(getComputedStyle(el).position)) continue;
+      const cls = typeof el.className === "string" && el.className
+        ? `.${el.className.split(" ").join(".")}`
+        : "";
+      const parent = el.parentElement?.closest("[class]");
+      const within = parent
+        ? ` in ${parent.tagName.toLowerCase()}.${parent.className.split(" ").join(".")}`
+        : "";
+      out.push(`${el.tagName.toLowerCase()}${cls}${within} right ${Math.round(r.right)}`);
+      if (out.length === 5) break;
+    }
+    return out.join("; ") || "no element found";
+  });
+}

@@ -439,6 +439,9 @@ appTest("dashboard: leads without parameters are all leads; search and paginatio
     utmContent: null,
     utmTerm: null,
     page: null,
+    // The WhatsApp number's DDD 11 is São Paulo's; no WhatsApp message recorded (WhatsApp not configured).
+    state: "SP",
+    whatsappContact: null,
     // Stored without touches (as before migration 00011).
     ...Object.fromEntries(
       ["first", "last"].flatMap((t) =>
