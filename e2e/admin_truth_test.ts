@@ -257,11 +257,14 @@ browserTest(
       });
       const longPage =
         "/pt-br/integracoes/pipefy?utm_source=newsletter-de-novembro&utm_campaign=black-friday-2026";
-      // Enough visits to rank among the seeded pages (the seed spreads 600 over every public path).
+      // Enough visits to rank among the seeded pages (the seed spreads 600 over every public path). Written a
+      // minute ago, as the tracking endpoint would: an hour ago would be yesterday between 00:00 and 01:00, a
+      // day the seed's roll-up already closed (the job rewrites from its watermark on, not days before it).
+      const recent = new Date(Date.now() - 60_000);
       for (let i = 0; i < 60; i++) {
-        await insertVisit(server.db, new Date(Date.now() - 3_600_000), `long-${i}`, longPage);
+        await insertVisit(server.db, recent, `long-${i}`, longPage);
       }
-      await insertClick(server.db, new Date(Date.now() - 3_600_000), {
+      await insertClick(server.db, recent, {
         utmSource: "uma-origem-com-nome-bem-comprido",
       });
       // The seed left the roll-ups up to date; the job brings in the two rows written since, as it would.
