@@ -1,10 +1,11 @@
 // Lead delivery with the whole program: two real server processes on one PostgreSQL, every destination
-// pointed at a local fake, leads posted to both. Each lead must reach each destination exactly once, and
+// pointed at a local fake (WhatsApp's Cloud API too), leads posted to both. Each lead must reach each
+// destination exactly once (a WhatsApp template message for each lead who ticked the box), and
 // both processes must stop cleanly (their workers finish and close the SMTP transport).
 import assert from "node:assert/strict";
 import { withProcessSchema } from "../testing/db.ts";
 import { startServer } from "../testing/server.ts";
-import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook } from "../testing/delivery_fakes.ts";
+import { fakePipefy, fakeSmtp, fakeTrello, fakeWebhook, fakeWhatsapp } from "../testing/delivery_fakes.ts";
 
 const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL") || undefined;
 const ORIGIN = "http://localhost:8000";
@@ -23,6 +24,7 @@ Deno.test({
       pipefy: fakePipefy("pipefy-token-abc123"),
       trello: fakeTrello("trello-key-0123", "trello-token-4567"),
       email: await fakeSmtp(),
+      whatsapp: fakeWhatsapp("EAAtesttoken123456", "1234567890"),
     };
     await withProcessSchema("deliver", async ({ schema, url, admin }) => {
       const env = {
@@ -42,6 +44,12 @@ Deno.test({
         SMTP_URL: `smtp://127.0.0.1:${fakes.email.port}`,
         LEAD_NOTIFY_TO: "vendas@zapflow.com.br",
         LEAD_NOTIFY_FROM: "site@zapflow.com.br",
+        WHATSAPP_TOKEN: "EAAtesttoken123456",
+        WHATSAPP_PHONE_NUMBER_ID: "1234567890",
+        WHATSAPP_TEMPLATE: "lead_boas_vindas",
+        WHATSAPP_APP_SECRET: "app-secret-0123456789",
+        WHATSAPP_VERIFY_TOKEN: "verify-token-0123456789",
+        WHATSAPP_API_URL: `${fakes.whatsapp.url}/v23.0`,
       };
       const servers = await Promise.allSettled([startServer({ env }), startServer({ env })]);
       try {
@@ -55,8 +63,10 @@ Deno.test({
             body: JSON.stringify({
               name: `Lead ${i}`,
               email: `lead${i}@example.com`,
-              whatsapp: "11987654321",
+              // Each lead its own mobile number, so the messages can be told apart.
+              whatsapp: `119876${String(54000 + i)}`,
               plan: "Pro",
+              whatsappConsent: true,
             }),
             headers: {
               "content-type": "application/json",
@@ -76,10 +86,12 @@ Deno.test({
         for (const [name, fake] of Object.entries(fakes)) assert.equal(fake.received.length, LEADS, name);
         assert.equal(new Set(fakes.webhook.received.map((h) => h.id)).size, LEADS);
         assert.equal(new Set(fakes.trello.received.map((h) => h.card.name)).size, LEADS);
+        assert.equal(new Set(fakes.whatsapp.received.map((h) => h.message.to)).size, LEADS);
+        assert.ok(fakes.whatsapp.received.every((h) => h.message.template.name === "lead_boas_vindas"));
         const rows = await admin.query<{ status: string; n: number }>(
           `select status, count(*)::int as n from ${schema}.lead_deliveries group by status`,
         );
-        assert.deepEqual(rows, [{ status: "delivered", n: 4 * LEADS }]);
+        assert.deepEqual(rows, [{ status: "delivered", n: 5 * LEADS }]);
       } finally {
         for (const s of servers) if (s.status === "fulfilled") assert.equal(await s.value.stop(), 0);
         for (const fake of Object.values(fakes)) await fake.down();

@@ -205,3 +205,30 @@ export async function fakeSmtp(): Promise<FakeDestination<SmtpHit>> {
   await fake.up();
   return fake;
 }
+
+export interface WhatsappHit {
+  authorization: string | null;
+  /** The message as sent: `to`, `type: "template"`, the template's name, language and parameters. */
+  message: { messaging_product: string; to: string; type: string; template: { name: string } };
+}
+
+/** An HTTP endpoint answering POST /v23.0/{phoneNumberId}/messages like the WhatsApp Cloud API. */
+export function fakeWhatsapp(token: string, phoneNumberId: string): FakeDestination<WhatsappHit> {
+  let next = 0;
+  return httpFake<WhatsappHit>(`/v23.0/${phoneNumberId}/messages`, (req, body) => {
+    const authorization = req.headers.get("authorization");
+    if (authorization !== `Bearer ${token}`) {
+      return { status: 401, json: { error: { code: 190, message: "Invalid OAuth access token" } } };
+    }
+    const message = JSON.parse(body);
+    return {
+      status: 200,
+      json: {
+        messaging_product: "whatsapp",
+        contacts: [{ input: message.to, wa_id: String(message.to).replace(/^\+/, "") }],
+        messages: [{ id: `wamid.fake${next++}` }],
+      },
+      record: { authorization, message },
+    };
+  });
+}

@@ -333,3 +333,30 @@ dbTest("weekly report: the server schedules the job only when SMTP is configured
   assert.ok(jobs.some((j) => j.name === "weekly-report"));
   for (const job of jobs) job.close?.();
 });
+
+dbTest(
+  "weekly report: the server's job counts the week's leads per state of their WhatsApp DDD",
+  async (db) => {
+    const smtp = await fakeSmtp();
+    const restore = setLogSink(() => {});
+    try {
+      await db.query("insert into admins (email, password_hash) values ($1, 'x')", [ADMIN]);
+      await seedWeeks(db);
+      const jobs = await scheduledJobs(db, smtpConfig(smtp.port));
+      const job = jobs.find((j) => j.name === "weekly-report")!;
+      await job.run(db, MONDAY_9AM);
+      for (const j of jobs) j.close?.();
+      const { text, html } = readMail(smtp.received[0].raw);
+      // Week 47: a (11) number and a +55 21 one; week 46: a (31) one, which is not in this week's table.
+      assert.match(
+        text,
+        /^Leads por estado \(Leads\)\n {2}Rio de Janeiro: 1 \(novo\)\n {2}São Paulo: 1 \(novo\)$/m,
+      );
+      assert.ok(html.includes("Rio de Janeiro"));
+      for (const lead of LEADS) assert.ok(!text.includes(lead.whatsapp) && !html.includes(lead.whatsapp));
+    } finally {
+      restore();
+      await smtp.down();
+    }
+  },
+);
