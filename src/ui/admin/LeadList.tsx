@@ -244,7 +244,6 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
         </label>
         <button type="submit" className="btn btn-outline btn-small">Ir</button>
       </form>
-      <p className="page-note" role="status" data-testid="page-note">{note}</p>
       <button
         type="button"
         className="btn btn-outline btn-small"
@@ -256,6 +255,8 @@ function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (
       >
         Próxima
       </button>
+      {/* Last: on a line of its own under the buttons, which stay on one line. */}
+      <p className="page-note" role="status" data-testid="page-note">{note}</p>
     </nav>
   );
 }
