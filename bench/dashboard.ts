@@ -23,7 +23,7 @@ import { createApp } from "../src/app.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { fakeAssets } from "../testing/app.ts";
-import { addDays, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { addDays, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 

@@ -1,14 +1,14 @@
 // Three event tables or one (issue 21): on a schema bench/seed.ts filled, builds `events_merged`, one table
 // holding the visits, clicks and conversions with a `kind` column (indexed on occurred_at and on
 // (kind, occurred_at)), then times the statements that read or delete raw events both ways, the three-table
-// form as the app runs it (src/db/rollups.ts, src/db/analytics.ts, src/db/retention.ts) and the one-table
+// form as the app runs it (src/db/rollups.ts, src/db/dashboard_queries.ts, src/db/retention.ts) and the one-table
 // form a merge would need. PostgreSQL only; the copy is dropped at the end (`--keep` keeps it).
 //   DATABASE_URL=postgres://… deno run -A bench/seed.ts --visits 10000000 --schema s10m
 //   DATABASE_URL=postgres://… deno run -A bench/event_tables.ts --schema s10m [--runs 5] [--keep] [--reuse] [--quick]
 import { parseArgs } from "node:util";
 import { openDb } from "../src/db/client.ts";
 import { EVENT_COLUMNS } from "../src/db/event_columns.ts";
-import { addDays, todayIn } from "../src/shared/analytics.ts";
+import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

@@ -9,7 +9,7 @@ import { rollUpTotals, rollUpVisitors, rollUpVisitRanks, roomForRollups } from "
 import { rollUpEngagement } from "../src/db/engagement.ts";
 import { rollUpFilterEngagement } from "../src/db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../src/db/filter_ranks.ts";
-import { addDays, todayIn } from "../src/shared/analytics.ts";
+import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

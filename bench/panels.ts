@@ -10,7 +10,7 @@ import { createApp } from "../src/app.ts";
 import { loadLocales } from "../src/server/locales.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { fakeAssets } from "../testing/app.ts";
-import { monthOf, todayIn } from "../src/shared/analytics.ts";
+import { monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { PANEL_EXPORTS } from "../src/shared/admin_schemas.ts";
 

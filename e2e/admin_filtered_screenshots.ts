@@ -6,7 +6,7 @@ import { build } from "../build.ts";
 import { getBrowser, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { monthOf, todayIn } from "../src/shared/analytics.ts";
+import { monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 
 await build();
 const server = await serveApp();

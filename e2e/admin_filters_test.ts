@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedSessions } from "../testing/filter_fixture.ts";
-import { addDays, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { addDays, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";

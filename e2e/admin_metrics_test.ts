@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { type MetricId, METRICS } from "../src/shared/metrics.ts";
 
 const EMAIL = "dono@zapflow.com.br";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { todayIn } from "../src/shared/analytics.ts";
+import { todayIn } from "../src/shared/dashboard_math.ts";
 import { insertLead, insertVisit } from "../testing/analytics_fixture.ts";
 import type { Db } from "../src/db/client.ts";
 

@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { addDays, comparisonRange, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { addDays, comparisonRange, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { ERROR_TEXTS } from "../src/ui/admin/messages.ts";
 
 const EMAIL = "dono@zapflow.com.br";

@@ -6,7 +6,7 @@ import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { runRollups } from "../src/services/rollups.ts";
-import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { insertClick, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import { waitFor } from "./visitor.ts";
 

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
-import { addDays, todayIn } from "../src/shared/analytics.ts";
+import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 import { insertLead, insertTrackedEvent } from "../testing/analytics_fixture.ts";
 import type { Audience } from "../src/db/event_columns.ts";
 import type { Db } from "../src/db/client.ts";

@@ -9,7 +9,7 @@ import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
 import { SITE_PAGES } from "./site_fixtures.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";

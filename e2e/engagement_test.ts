@@ -8,7 +8,7 @@ import { browserTest, openPage, serveApp } from "./browser.ts";
 import { visitor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { daysInclusive, monthOf, todayIn } from "../src/shared/analytics.ts";
+import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";

@@ -9,7 +9,7 @@ import { browserTest, getBrowser, openPage, serveApp, type Served } from "./brow
 import { UA, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
-import { todayIn } from "../src/shared/analytics.ts";
+import { todayIn } from "../src/shared/dashboard_math.ts";
 
 // Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
 const SHOTS = new URL(

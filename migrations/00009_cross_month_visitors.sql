@@ -34,7 +34,7 @@ delete from daily_source_actions where day > (select purged_through from rollup_
 
 -- Lead search ignores case and accents ("luiza" finds "Luíza") on PostgreSQL and PGlite alike, with no
 -- extension (unaccent is not in every PGlite build): a stored, normalised copy of name and e-mail. The
--- same expression normalises the search text (src/db/analytics.ts FOLD). Searches run within the period,
+-- same expression normalises the search text (src/db/dashboard_queries.ts FOLD). Searches run within the period,
 -- through leads_submitted_at_idx.
 alter table leads add column search_text text generated always as (
   translate(lower(name || ' ' || email), 'áàâãäåāăąçćčéèêëēėęěíìîïīįñńňóòôõöøōőúùûüūůűýÿžźż',

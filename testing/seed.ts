@@ -20,7 +20,7 @@ import { type Db, openDb } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { LANGS } from "../src/shared/languages.ts";
 import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
-import { addDays, todayIn } from "../src/shared/analytics.ts";
+import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { linkMonths } from "../src/services/visitor_key.ts";
 import { deriveTouch, type Touch } from "../src/services/attribution.ts";

@@ -3,7 +3,7 @@
 // conversion (tracking, the tag manager's lead_capture and the Meta pixel's Lead) travels with it and is
 // recorded once, by whichever send delivers the lead: at once, or pages later.
 import { LEAD_OUTBOX_MAX_AGE_MS } from "../shared/leads.ts";
-import { trackEvent } from "./analytics.ts";
+import { trackEvent } from "./data_layer.ts";
 import { trackConversion, type TrackingOrigin } from "./tracking.ts";
 
 const OUTBOX_KEY = "zapflow.leadOutbox";

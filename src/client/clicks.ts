@@ -1,7 +1,7 @@
 // One delegated click listener for what the server wrote as data (src/ui/site/track.ts): analytics events
 // (docs/PRODUCT.md, _What is tracked and when_), WhatsApp clicks and links that scroll in place to an anchor
 // of this page (docs/PRODUCT.md, _Timings_).
-import { trackEvent } from "../browser/analytics.ts";
+import { trackEvent } from "../browser/data_layer.ts";
 import { randomId, trackWhatsappClick } from "../browser/tracking.ts";
 import { handleAnchorClick } from "./anchors.ts";
 

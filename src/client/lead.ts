@@ -5,7 +5,7 @@
 // before anyone taps: when a plan button comes within a screen or two of the viewport, or on the first touch
 // or pointer anywhere (on a phone, the first scroll). A tap that came before this script ran was held by the
 // page's inline handler (src/ui/early_tap.ts) and is answered here.
-import { trackEvent } from "../browser/analytics.ts";
+import { trackEvent } from "../browser/data_layer.ts";
 import { trackClick } from "../browser/tracking.ts";
 import { clickSource, type LeadIntent } from "../ui/lead/lead_events.ts";
 import { EARLY_TAP_KEY } from "../ui/early_tap.ts";

@@ -8,7 +8,7 @@
 // images and font while the visitor reads. This chunk is one twentieth of it and opens the dialog in one
 // frame. What the dialog does is in docs/PRODUCT.md, _Lead modal_: fields, validation keys, texts, the
 // 800/500 ms redirects; e2e/lead_modal_test.ts holds it to that.
-import { trackEvent } from "../browser/analytics.ts";
+import { trackEvent } from "../browser/data_layer.ts";
 import { currentOrigin, randomId, storedTouch, withUtm } from "../browser/tracking.ts";
 import { deliverLead, keepLead } from "../browser/lead_outbox.ts";
 import { metaEventId, pixelActive } from "../browser/pixel.ts";

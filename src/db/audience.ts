@@ -1,12 +1,12 @@
 // Who the visitors are (docs/AUDIENCE.md): page views, plan clicks and leads per device class, browser,
 // operating system, country and Brazilian state (migrations/00020), each with the days it is compared with;
 // and leads per state of their WhatsApp number. Unfiltered, page views and clicks come from the roll-ups
-// (daily_audience) plus the raw rows after the watermark, like every other report (db/analytics.ts SPLIT);
+// (daily_audience) plus the raw rows after the watermark, like every other report (db/dashboard_queries.ts SPLIT);
 // filtered, from the raw rows (db/filtered.ts). Leads are read directly, by their submitted_at index.
 import { AUDIENCE_COLUMNS, type AudienceDimension } from "../shared/audience.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
-import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./analytics.ts";
+import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql } from "./filtered.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */

@@ -9,7 +9,7 @@
 // days only (before the watermark's day) and the raw rows from the local midnight of the watermark's day on:
 // at most about a day of raw rows, read through the occurred_at indexes.
 import type { Queryable } from "./client.ts";
-import type { DayRange } from "./analytics.ts";
+import type { DayRange } from "./dashboard_queries.ts";
 
 // $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
 const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";

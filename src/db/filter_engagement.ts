@@ -7,11 +7,11 @@
 // "Página de entrada" is not rolled up: its sessions are looked for from a day before the period's start, so
 // a day's figures depend on the period.
 import type { Queryable } from "./client.ts";
-import type { DayRange } from "./analytics.ts";
+import type { DayRange } from "./dashboard_queries.ts";
 import type { EngagementTotals } from "./engagement.ts";
 import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
-import type { DailyCount } from "./analytics.ts";
-import { addDays } from "../shared/analytics.ts";
+import type { DailyCount } from "./dashboard_queries.ts";
+import { addDays } from "../shared/dashboard_math.ts";
 import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
 
 /** The filters rolled up, and the page-view column each compares. */

@@ -1,12 +1,12 @@
 // The visit rankings under one filter from a roll-up (migrations/00022, docs/ANALYTICS.md "Filters"): per
 // local day, filter dimension and value (a column of the page view: db/filter_engagement.ts ROLLED_FILTERS),
 // the visits per ranking key, as daily_visit_ranks holds them for the unfiltered view. Visits add up across
-// any instant, so a view reads the roll-up up to the watermark and the raw rows after it (db/analytics.ts
+// any instant, so a view reads the roll-up up to the watermark and the raw rows after it (db/dashboard_queries.ts
 // SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
 // count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
-import type { DayRange, RankItem, RankItemWithPrevious } from "./analytics.ts";
-import { SPLIT } from "./analytics.ts";
+import type { DayRange, RankItem, RankItemWithPrevious } from "./dashboard_queries.ts";
+import { SPLIT } from "./dashboard_queries.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 import { filteredRanking, filteredRankingWithPrevious, RANK_COLUMNS, type RankColumn } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";

@@ -1,11 +1,17 @@
 // The dashboard's reports under filters (src/shared/filters.ts). The roll-ups are grouped by one dimension at
 // a time, so they cannot answer an arbitrary combination of filters: a filtered report reads the raw rows of
 // its range (by the occurred_at and submitted_at indexes), which retention keeps RETENTION_DAYS; days whose raw
-// rows are gone count nothing under a filter. Unfiltered reports never come here (db/analytics.ts, roll-ups).
+// rows are gone count nothing under a filter. Unfiltered reports never come here (db/dashboard_queries.ts, roll-ups).
 // docs/ANALYTICS.md ("Filters") says what each filter selects per kind of event and why.
 import type { Filters } from "../shared/filters.ts";
 import { filterEntries } from "../shared/filters.ts";
-import type { DailyCount, DayRange, RankItem, RankItemWithPrevious, SourceConversion } from "./analytics.ts";
+import type {
+  DailyCount,
+  DayRange,
+  RankItem,
+  RankItemWithPrevious,
+  SourceConversion,
+} from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
 import type { EngagementTotals, PageEngagement } from "./engagement.ts";
 import { ENTRY_PAGE } from "./rollups.ts";

@@ -1,7 +1,7 @@
 // Roll-ups (migrations/00006_closed_day_rollups.sql). Days are yyyy-MM-dd in the analytics time zone; a
 // run covers the raw events from the local midnight of `from` (the first day not final yet) to `until`,
 // and rewrites the roll-up rows of those days.
-import { LINK_WINDOW_DAYS } from "../shared/analytics.ts";
+import { LINK_WINDOW_DAYS } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
 import { EVENT_TABLES } from "./event_columns.ts";
 

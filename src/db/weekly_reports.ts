@@ -1,6 +1,6 @@
 // The weekly report's switch and its per-week sending record (migrations/00021).
 import type { Queryable } from "./client.ts";
-import type { DayRange } from "./analytics.ts";
+import type { DayRange } from "./dashboard_queries.ts";
 
 /** The stored switch: null while the administrator has never changed it (the report is then on). */
 export async function weeklyReportSetting(q: Queryable): Promise<boolean | null> {

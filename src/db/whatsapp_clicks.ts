@@ -1,5 +1,5 @@
 // WhatsApp clicks (migrations/00017): clicks of kind 'whatsapp', counted apart from the plan clicks. Like every
-// dashboard query (src/db/analytics.ts), each splits its range at the roll-up watermark in its own statement:
+// dashboard query (src/db/dashboard_queries.ts), each splits its range at the roll-up watermark in its own statement:
 // the roll-ups' whatsapp_clicks columns before it, the raw rows after it. Each takes only the period, so a
 // filter can be added to them as to the others.
 import {
@@ -11,7 +11,7 @@ import {
   ROLLUP_DAY,
   SPLIT,
   splitWith,
-} from "./analytics.ts";
+} from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
 
 const RAW_WHATSAPP = `${RAW("occurred_at")} and kind = 'whatsapp'`;

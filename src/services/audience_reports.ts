@@ -2,13 +2,13 @@
 // (page views, plan clicks, leads and leads ÷ clicks per value, with the days compared with), and "Leads por
 // estado" (leads per state of their WhatsApp number).
 import type { Db } from "../db/client.ts";
-import type { DayRange } from "../db/analytics.ts";
+import type { DayRange } from "../db/dashboard_queries.ts";
 import { audienceCounts, leadNumbers } from "../db/audience.ts";
 import { type AudienceDimension, audienceValueLabel } from "../shared/audience.ts";
 import { BR_STATES, leadState } from "../shared/br_states.ts";
 import type { Filters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
-import { comparisonOf } from "./analytics.ts";
+import { comparisonOf } from "./dashboard_reports.ts";
 
 export interface AudienceRow {
   /** The stored value ('' for events without one: "Não identificado"), the filter's value. */

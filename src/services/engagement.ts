@@ -1,7 +1,7 @@
 // Engagement and "Agora" for the dashboard (docs/METRICS.md): visits, page views, pages per visit, bounce
 // rate and visit duration with their comparison, time on page per page, and the visitors of the last minutes.
 import type { Db } from "../db/client.ts";
-import type { DayRange } from "../db/analytics.ts";
+import type { DayRange } from "../db/dashboard_queries.ts";
 import { engagementTotals, pageEngagement } from "../db/engagement.ts";
 import { liveVisitors } from "../db/live.ts";
 import {
@@ -14,7 +14,7 @@ import {
   pagesPerVisit,
   type PageTimeItem,
 } from "../shared/engagement.ts";
-import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
+import { comparisonOf, RANKING_SIZE } from "./dashboard_reports.ts";
 import { filteredEngagementTotals, filteredPageEngagement } from "../db/filtered.ts";
 import { rolledFilterEngagementTotals } from "../db/filter_engagement.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";

@@ -8,8 +8,8 @@ import {
   rankingPage,
   type RankItem,
   type RankPage,
-} from "../db/analytics.ts";
-import { chartDays, mergeDaily, todayIn } from "../shared/analytics.ts";
+} from "../db/dashboard_queries.ts";
+import { chartDays, mergeDaily, todayIn } from "../shared/dashboard_math.ts";
 import { channelLabel } from "../shared/channels.ts";
 import { conversionRate, METRICS, sourceLabel, WORDS } from "../shared/metrics.ts";
 import type { CsvLayout, PanelExport } from "../shared/admin_schemas.ts";
@@ -21,7 +21,7 @@ import {
   leadSeries,
   periodSummary,
   uniqueVisitSeries,
-} from "./analytics.ts";
+} from "./dashboard_reports.ts";
 import { channelReport } from "./traffic_reports.ts";
 import { utmDetailConversions } from "../db/filtered.ts";
 import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";

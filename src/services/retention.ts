@@ -9,7 +9,7 @@ import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/ret
 import { forgetVisitorDaysBefore, setPurgedThrough } from "../db/rollups.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
-import { addDays, todayIn } from "../shared/analytics.ts";
+import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import type { JobSpec } from "./jobs.ts";
 import { type RollupReport, rollUpToNow } from "./rollups.ts";
 import { monthIn, type VisitorKeys } from "./visitor_key.ts";

@@ -11,7 +11,7 @@ import {
   topUtmCampaigns,
   topUtmSources,
   visitorTotals,
-} from "../db/analytics.ts";
+} from "../db/dashboard_queries.ts";
 import { dbTest } from "../../testing/db.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { runJobOnce, startJobs } from "./jobs.ts";

@@ -21,7 +21,7 @@ import {
   rollUpFilterEngagement,
 } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
-import { addDays, todayIn } from "../shared/analytics.ts";
+import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
 /**

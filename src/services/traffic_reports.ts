@@ -8,13 +8,13 @@ import {
   type Ranked,
   topRanked,
   topRankedWithPrevious,
-} from "../db/analytics.ts";
+} from "../db/dashboard_queries.ts";
 import { filteredChannelActions, filteredLeadsByChannel } from "../db/filtered.ts";
 import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 import { CHANNELS } from "../shared/channels.ts";
-import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
+import { comparisonOf, RANKING_SIZE } from "./dashboard_reports.ts";
 
 export interface ChannelRow {
   channel: string;
@@ -56,7 +56,7 @@ async function channelRows(db: Db, range: DayRange, tz: string, f?: Filters): Pr
   };
   for (const v of visits) row(v.key).visits = v.visits;
   for (const a of actions) row(a.channel).clicks = a.clicks;
-  // A conversion is a stored lead (db/analytics.ts eventTotals): one count, under both names.
+  // A conversion is a stored lead (db/dashboard_queries.ts eventTotals): one count, under both names.
   for (const l of leads) Object.assign(row(l.channel), { leads: l.leads, conversions: l.leads });
   return [...rows.values()]
     .map((r) => ({

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { appTest } from "../../testing/app.ts";
 import { sp } from "../../testing/analytics_fixture.ts";
-import { visitorTotals } from "../db/analytics.ts";
-import { addDays, daysInclusive, EXACT_VISITOR_DAYS } from "../shared/analytics.ts";
+import { visitorTotals } from "../db/dashboard_queries.ts";
+import { addDays, daysInclusive, EXACT_VISITOR_DAYS } from "../shared/dashboard_math.ts";
 import { runRollups } from "./rollups.ts";
 import { linkMonths } from "./visitor_key.ts";
 

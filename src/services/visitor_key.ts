@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { existingMonthSalts, monthSalt } from "../db/salts.ts";
 import { clientNetwork } from "../core/ip.ts";
-import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/analytics.ts";
+import { addDays, LINK_WINDOW_DAYS, todayIn } from "../shared/dashboard_math.ts";
 import { type HmacKey, hmacKey as prepareKey, hmacSha256Hex } from "../core/hmac_sha256.ts";
 
 // Building a DateTimeFormat costs far more than using one; one per time zone.

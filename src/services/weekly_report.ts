@@ -6,7 +6,7 @@
 import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import type { DayRange } from "../db/analytics.ts";
+import type { DayRange } from "../db/dashboard_queries.ts";
 import { firstAdminEmail } from "../db/admins.ts";
 import {
   claimWeeklyReport,
@@ -19,7 +19,7 @@ import {
   weeklyReportSetting,
 } from "../db/weekly_reports.ts";
 import { whatsappClickTotal } from "../db/whatsapp_clicks.ts";
-import { addDays, timeIn, todayIn } from "../shared/analytics.ts";
+import { addDays, timeIn, todayIn } from "../shared/dashboard_math.ts";
 import { channelLabel } from "../shared/channels.ts";
 import { plainAddress } from "../shared/email.ts";
 import { writeView } from "../shared/filters.ts";
@@ -27,7 +27,7 @@ import { isoWeekOf, isoWeekRange, mondayOf, previousIsoWeek } from "../shared/is
 import { type MetricId, METRICS, sourceLabel } from "../shared/metrics.ts";
 import { SITE } from "../site.ts";
 import { log } from "../core/log.ts";
-import { pageRanking, periodSummary } from "./analytics.ts";
+import { pageRanking, periodSummary } from "./dashboard_reports.ts";
 import { engagementSummary } from "./engagement.ts";
 import type { JobSpec } from "./jobs.ts";
 import { configSecrets, DELIVERY_TIMEOUT_MS, redact } from "./lead_destinations.ts";

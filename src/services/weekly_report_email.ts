@@ -1,7 +1,7 @@
 // The weekly report's e-mail (docs: README, "The weekly report"): a plain HTML message built for mail clients
 // (one centred table, inline styles only, no image, no script, no web font) and the same facts as text, in
 // Portuguese with pt-BR numbers. It only ever shows counts: the figures carry no lead's name, e-mail or phone.
-import { changePercent, round1 } from "../shared/analytics.ts";
+import { changePercent, round1 } from "../shared/dashboard_math.ts";
 import type { WeeklyReport, WeeklyTable } from "./weekly_report.ts";
 
 export interface WeeklyMessage {

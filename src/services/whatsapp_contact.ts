@@ -3,7 +3,7 @@
 // and webhook); this only reads them.
 import type { Config } from "../config.ts";
 import type { Queryable } from "../db/client.ts";
-import type { DayRange } from "../db/analytics.ts";
+import type { DayRange } from "../db/dashboard_queries.ts";
 import { firstContactStats, whatsappOfLeads } from "../db/whatsapp.ts";
 import type { FirstContact, LeadWhatsapp } from "../shared/admin_schemas.ts";
 import { conversionRate } from "../shared/metrics.ts";

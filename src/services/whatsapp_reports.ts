@@ -1,7 +1,7 @@
 // The dashboard's WhatsApp clicks (kind 'whatsapp', counted apart from the plan clicks) and the hour-by-hour
 // chart of a one-day period.
 import type { Db } from "../db/client.ts";
-import type { DailyCount, DayRange } from "../db/analytics.ts";
+import type { DailyCount, DayRange } from "../db/dashboard_queries.ts";
 import { rollupState } from "../db/rollups.ts";
 import { hourlyCounts } from "../db/hourly.ts";
 import {
@@ -14,7 +14,7 @@ import {
 import { conversionRate } from "../shared/metrics.ts";
 import { filteredWhatsapp, filteredWhatsappTotal } from "../db/filtered.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
-import { comparisonOf, RANKING_SIZE } from "./analytics.ts";
+import { comparisonOf, RANKING_SIZE } from "./dashboard_reports.ts";
 
 export interface WhatsappReport {
   /** WhatsApp clicks in the period. */

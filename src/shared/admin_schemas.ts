@@ -2,7 +2,7 @@
 // LGPD and delivery requests, every answer the dashboard reads, and the error codes it words. It imports
 // nothing the public pages load, so the dashboard's bundle shares no module with them.
 import { z } from "./zod.ts";
-import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./analytics.ts";
+import { type DailyCount, daysInclusive, isDay, MAX_RANGE_DAYS } from "./dashboard_math.ts";
 import { isLeadEmail, MAX_EMAIL_LENGTH } from "./email.ts";
 import { filterQuery } from "./filters.ts";
 
@@ -363,7 +363,7 @@ export const periodSummary = z.object({
 export type PeriodSummary = z.infer<typeof periodSummary>;
 
 /**
- * GET /api/tracking/summary: the period and what it is compared with (comparisonRange in shared/analytics.ts):
+ * GET /api/tracking/summary: the period and what it is compared with (comparisonRange in shared/dashboard_math.ts):
  * `previous.start`..`previous.end`, its last day only before `previous.until` (local HH:mm:ss) when set.
  */
 export const summary = z.object({

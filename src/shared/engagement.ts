@@ -1,7 +1,7 @@
 // Engagement figures (docs/METRICS.md): their formulas, shared by the server that answers them and the
 // dashboard that shows them, and the API's answers as zod schemas (the dashboard parses with them).
 import { z } from "./zod.ts";
-import { ratePercent, round1 } from "./analytics.ts";
+import { ratePercent, round1 } from "./dashboard_math.ts";
 
 /** "Agora" counts the visitors of the last this many minutes. */
 export const LIVE_WINDOW_MINUTES = 5;

@@ -5,7 +5,7 @@
 // ("Filters").
 import { z } from "./zod.ts";
 import { type Channel, CHANNEL_LABELS, CHANNELS } from "./channels.ts";
-import { addDays, isDay, monthOf } from "./analytics.ts";
+import { addDays, isDay, monthOf } from "./dashboard_math.ts";
 import { audienceValueLabel } from "./audience.ts";
 
 /** Every filter, in the order chips are shown. */

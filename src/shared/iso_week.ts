@@ -1,6 +1,6 @@
 // ISO 8601 weeks ("2026-W47": Monday to Sunday, week 1 holds the year's first Thursday), for the weekly
 // report: which week a day is in, and the days of a week named by the administrator.
-import { addDays, isDay } from "./analytics.ts";
+import { addDays, isDay } from "./dashboard_math.ts";
 
 /** "2026-W47": four digits, "-W", two digits. */
 export const ISO_WEEK_PATTERN = /^(\d{4})-W(\d{2})$/;

@@ -1,5 +1,5 @@
 // What the lead list and its CSV export select: the route builds it from the query, the database answers it.
-import type { DayRange } from "./analytics.ts";
+import type { DayRange } from "./dashboard_math.ts";
 import type { Filters } from "./filters.ts";
 
 export interface LeadFilter {

@@ -2,10 +2,10 @@
 // (docs/METRICS.md says the same in prose). A new figure gets its entry here before any card shows it.
 //
 // A conversion is recorded only for a stored lead of its session, so the server counts conversions as the
-// stored leads themselves (db/analytics.ts): "Conversões" and "Leads" are one count, dated by when the form
+// stored leads themselves (db/dashboard_queries.ts): "Conversões" and "Leads" are one count, dated by when the form
 // was sent, attributed to the last touch (the session that sent it), and every rate is that count ÷ plan
 // clicks. Plan clicks and leads are per channel and per UTM source by the session's touch, like visits.
-import { ratePercent } from "./analytics.ts";
+import { ratePercent } from "./dashboard_math.ts";
 
 export interface MetricTerm {
   /** The name every card and column uses. */

@@ -9,7 +9,7 @@ import {
   sp,
 } from "../../../testing/analytics_fixture.ts";
 import type { z } from "zod";
-import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily, todayIn } from "../../shared/analytics.ts";
+import { averageLeadsPerDay, averageVisitsPerDay, mergeDaily, todayIn } from "../../shared/dashboard_math.ts";
 import * as schemas from "../../shared/schemas.ts";
 import { runRollups } from "../../services/rollups.ts";
 

@@ -5,7 +5,7 @@ import { appTest, type TestApp } from "../../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import { seedSessions } from "../../../testing/filter_fixture.ts";
 import { runRollups } from "../../services/rollups.ts";
-import { todayIn } from "../../shared/analytics.ts";
+import { todayIn } from "../../shared/dashboard_math.ts";
 
 const NOV = "startDate=2026-11-01&endDate=2026-11-30";
 const NOW = new Date("2026-12-10T15:00:00Z");

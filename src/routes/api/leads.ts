@@ -8,7 +8,7 @@ import { metaClientOf, visitor, visitorKeysSinceOf } from "../../server/middlewa
 import { adminOnly } from "../../server/middleware/session.ts";
 import { LIMITS } from "../../services/rate_limit.ts";
 import { saveLead } from "../../services/leads.ts";
-import { findLeads, lastDays, leadSeries } from "../../services/analytics.ts";
+import { findLeads, lastDays, leadSeries } from "../../services/dashboard_reports.ts";
 import { leadsCsv } from "../../services/leads_csv.ts";
 import type { LeadFilter } from "../../shared/lead_filter.ts";
 import { withWhatsappContact } from "../../services/whatsapp_contact.ts";

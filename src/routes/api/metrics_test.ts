@@ -8,8 +8,8 @@ import { appTest, type TestApp } from "../../../testing/app.ts";
 import { getAs, seedAdmin, signIn } from "../../../testing/admin.ts";
 import { invariantViolations } from "../../../testing/invariants.ts";
 import { runRollups } from "../../services/rollups.ts";
-import { mergeDaily, ratePercent, sumCounts } from "../../shared/analytics.ts";
-import type { DailyCount } from "../../shared/analytics.ts";
+import { mergeDaily, ratePercent, sumCounts } from "../../shared/dashboard_math.ts";
+import type { DailyCount } from "../../shared/dashboard_math.ts";
 
 const TZ = "America/Sao_Paulo";
 let clock = new Date("2026-11-20T12:00:00Z");

@@ -2,7 +2,7 @@
 // time zone and clock.
 import type { Context } from "hono";
 import type { AppEnv } from "../../server/env.ts";
-import type { DayRange } from "../../shared/analytics.ts";
+import type { DayRange } from "../../shared/dashboard_math.ts";
 
 export function rangeOf(v: { startDate?: string; endDate?: string }): DayRange | undefined {
   return v.startDate && v.endDate ? { start: v.startDate, end: v.endDate } : undefined;

@@ -21,7 +21,7 @@ import {
   utmCampaignRanking,
   utmDetailRanking,
   utmSourceRanking,
-} from "../../services/analytics.ts";
+} from "../../services/dashboard_reports.ts";
 import { engagementSummary, liveNow, pageTimeRanking } from "../../services/engagement.ts";
 import { channelReport, entryPageRanking, trafficSourceRanking } from "../../services/traffic_reports.ts";
 import { hourlyReport, whatsappReport } from "../../services/whatsapp_reports.ts";
@@ -41,7 +41,7 @@ import {
 } from "../../shared/schemas.ts";
 import { filtersOf } from "../../shared/filters.ts";
 import { rangeOf, reportContext } from "./reports.ts";
-import type { DayRange } from "../../shared/analytics.ts";
+import type { DayRange } from "../../shared/dashboard_math.ts";
 import type { Filters } from "../../shared/filters.ts";
 import { rankingPageOr } from "./panels.ts";
 

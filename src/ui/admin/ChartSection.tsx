@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { chartDays, type DailyCount, mergeDaily } from "../../shared/analytics.ts";
+import { chartDays, type DailyCount, mergeDaily } from "../../shared/dashboard_math.ts";
 import type { HourlyReport } from "../../shared/admin_schemas.ts";
 import { formatDay, formatShortDay, today } from "./format.ts";
 import { Card, LoadError } from "./Card.tsx";

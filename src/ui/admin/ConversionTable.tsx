@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { performanceOf } from "../../shared/analytics.ts";
+import { performanceOf } from "../../shared/dashboard_math.ts";
 import { Delta } from "./Delta.tsx";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { panelCsvHref } from "./panels.ts";

@@ -1,4 +1,4 @@
-import { changePercent, round1 } from "../../shared/analytics.ts";
+import { changePercent, round1 } from "../../shared/dashboard_math.ts";
 import { formatDecimal, formatPercent } from "./format.ts";
 import { WORDS } from "../../shared/metrics.ts";
 

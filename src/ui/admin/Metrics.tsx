@@ -6,7 +6,7 @@ import {
   EXACT_VISITOR_DAYS,
   round1,
   sumCounts,
-} from "../../shared/analytics.ts";
+} from "../../shared/dashboard_math.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { panelCsvHref } from "./panels.ts";
 import { chartPoints } from "./ChartSection.tsx";

@@ -1,5 +1,11 @@
 import { useRef, useState } from "react";
-import { addDays, daysInclusive, EXACT_VISITOR_DAYS, isDay, MAX_RANGE_DAYS } from "../../shared/analytics.ts";
+import {
+  addDays,
+  daysInclusive,
+  EXACT_VISITOR_DAYS,
+  isDay,
+  MAX_RANGE_DAYS,
+} from "../../shared/dashboard_math.ts";
 import { PERIOD_PRESETS, presetRange } from "../../shared/filters.ts";
 import { formatDay, today } from "./format.ts";
 import type { Period } from "./queries.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { performanceOf } from "../../shared/analytics.ts";
+import { performanceOf } from "../../shared/dashboard_math.ts";
 import type { FilterKey } from "../../shared/filters.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { FilterButton } from "./filter_context.tsx";

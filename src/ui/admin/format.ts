@@ -1,6 +1,6 @@
 import { format, parseISO } from "date-fns";
 import { ptBR } from "date-fns/locale/pt-BR";
-import { localStamp, todayIn } from "../../shared/analytics.ts";
+import { localStamp, todayIn } from "../../shared/dashboard_math.ts";
 import { plainAddress } from "../../shared/email.ts";
 
 // The server counts days in ANALYTICS_TZ, so the dashboard shows instants and "today" in that zone too, not

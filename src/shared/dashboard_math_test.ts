@@ -14,7 +14,7 @@ import {
   ratePercent,
   timeIn,
   todayIn,
-} from "./analytics.ts";
+} from "./dashboard_math.ts";
 
 Deno.test("analytics math: rates have one decimal and are 0 without a denominator", () => {
   assert.equal(ratePercent(1, 3), 33.3);

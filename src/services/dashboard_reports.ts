@@ -19,7 +19,7 @@ import {
   topUtmSources,
   type VisitorTotals,
   visitorTotals,
-} from "../db/analytics.ts";
+} from "../db/dashboard_queries.ts";
 import {
   filteredConversionBySource,
   filteredDailyClicks,
@@ -31,7 +31,7 @@ import {
 } from "../db/filtered.ts";
 import { rankingUnderFilters } from "../db/filter_ranks.ts";
 import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
-import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/analytics.ts";
+import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/dashboard_math.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 
@@ -104,7 +104,7 @@ export interface PeriodSummary extends EventTotals, VisitorTotals {
   leadRate: number;
 }
 
-/** What a period is compared with at `now` (shared/analytics.ts, comparisonRange). */
+/** What a period is compared with at `now` (shared/dashboard_math.ts, comparisonRange). */
 export function comparisonOf(range: DayRange, tz: string, now: Date): ComparisonRange {
   return comparisonRange(range, todayIn(tz, now), timeIn(tz, now));
 }

@@ -7,7 +7,12 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import { type DailyCount, type DayRange, EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/analytics.ts";
+import {
+  type DailyCount,
+  type DayRange,
+  EXACT_VISITOR_DAYS,
+  LINK_WINDOW_DAYS,
+} from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
 import { filterSql } from "./filtered.ts";
 import { noFilters } from "../shared/filters.ts";
@@ -499,7 +504,7 @@ export interface LeadRow {
   lastLandingPage: string | null;
   /** The address of the page the form was sent from (its language reads the WhatsApp number). */
   page: string | null;
-  /** The state of the WhatsApp number's DDD (shared/br_states.ts): added by services/analytics.ts findLeads. */
+  /** The state of the WhatsApp number's DDD (shared/br_states.ts): added by services/dashboard_reports.ts findLeads. */
   state?: string | null;
 }
 
