@@ -95,6 +95,36 @@ export function rolledFilter(f: Filters | undefined): { key: FilterKey; value: s
 const day = (column: string) => `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
 /**
+ * Where a range splits between the roll-up per filter value and the raw rows: final days (before the
+ * watermark's day; with a cut, never the last day) from the roll-up, purged days nowhere (their raw rows are
+ * gone, as on the raw path), and the raw rows from the watermark's day (with a cut, at the latest the last day)
+ * to the end. Null while the roll-up still waits for its backfill.
+ */
+async function rollupSplit(
+  db: Queryable,
+  range: DayRange,
+  until: string | null,
+): Promise<{ rolledStart: string; rolledEnd: string; rawStart: string } | null> {
+  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
+    `select (select ${day("through")} from rollup_state) as through,
+            (select ${day("purged_through")} from rollup_state) as purged,
+            exists (select 1 from filter_engagement_backfill) as pending`,
+  ))[0];
+  if (st.pending) return null;
+  let rolledStart = range.start;
+  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
+  let rolledEnd = until === null ? range.end : addDays(range.end, -1);
+  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
+  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
+  let rawStart = range.start;
+  if (st.through !== null) {
+    const from = until === null || st.through < range.end ? st.through : range.end;
+    if (from > rawStart) rawStart = from;
+  }
+  return { rolledStart, rolledEnd, rawStart };
+}
+
+/**
  * filteredEngagementTotals with one rolled-up filter (rolledFilter): the final days from the roll-up, the
  * rest from the raw rows; the same figures. Null when the roll-up cannot answer yet (backfill pending).
  */
@@ -107,25 +137,9 @@ export async function rolledFilterEngagementTotals(
 ): Promise<EngagementTotals | null> {
   const filter = rolledFilter(f);
   if (!filter) return null;
-  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
-    `select (select ${day("through")} from rollup_state) as through,
-            (select ${day("purged_through")} from rollup_state) as purged,
-            exists (select 1 from filter_engagement_backfill) as pending`,
-  ))[0];
-  if (st.pending) return null;
-  // Final days: before the watermark's day; with a cut, never the last day. Purged days count nothing
-  // under a filter (their raw rows are gone), as on the raw path.
-  let rolledStart = range.start;
-  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
-  let rolledEnd = until === null ? range.end : addDays(range.end, -1);
-  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
-  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
-  // Raw days: from the watermark's day (with a cut, at the latest the last day) to the end.
-  let rawStart = range.start;
-  if (st.through !== null) {
-    const from = until === null || st.through < range.end ? st.through : range.end;
-    if (from > rawStart) rawStart = from;
-  }
+  const split = await rollupSplit(db, range, until);
+  if (!split) return null;
+  const { rolledStart, rolledEnd, rawStart } = split;
   const total: EngagementTotals = { sessions: 0, bounces: 0, pageViews: 0, engagedMs: 0 };
   if (rolledStart <= rolledEnd) {
     const rows = await db.query<EngagementTotals>(
@@ -161,18 +175,9 @@ export async function rolledFilterDailyUniqueVisitors(
 ): Promise<DailyCount[] | null> {
   const filter = rolledFilter(f);
   if (!filter) return null;
-  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
-    `select (select ${day("through")} from rollup_state) as through,
-            (select ${day("purged_through")} from rollup_state) as purged,
-            exists (select 1 from filter_engagement_backfill) as pending`,
-  ))[0];
-  if (st.pending) return null;
-  let rolledStart = range.start;
-  if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
-  let rolledEnd = range.end;
-  if (st.through === null) rolledEnd = addDays(rolledStart, -1);
-  else if (addDays(st.through, -1) < rolledEnd) rolledEnd = addDays(st.through, -1);
-  const rawStart = st.through !== null && st.through > range.start ? st.through : range.start;
+  const split = await rollupSplit(db, range, null);
+  if (!split) return null;
+  const { rolledStart, rolledEnd, rawStart } = split;
   const out: DailyCount[] = rolledStart <= rolledEnd
     ? await db.query<DailyCount>(
       `select to_char(day, 'YYYY-MM-DD') as date, visitors as count from daily_filter_engagement

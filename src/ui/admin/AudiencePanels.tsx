@@ -2,7 +2,7 @@
 // (page views, plan clicks, leads and leads ÷ clicks, with the previous period; a row's name filters the
 // dashboard by it) and "Leads por estado" (the state of each lead's WhatsApp number). They sit below the
 // rankings and ask for their data only when they come near the screen, so the first load is unchanged.
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { useQuery } from "@tanstack/react-query";
 import {
   AUDIENCE_DIMENSIONS,
@@ -13,11 +13,12 @@ import {
 import { audienceReport, leadStateReport } from "../../shared/admin_schemas.ts";
 import { getJson } from "./api.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
-import { Delta } from "./Delta.tsx";
+import { ComparedCells, Delta } from "./Delta.tsx";
 import { FilterButton } from "./filter_context.tsx";
-import { formatComparison, formatInt, formatPercent, visibleText } from "./format.ts";
+import { formatComparison, formatInt, visibleText } from "./format.ts";
 import { type Period, RANKING_CACHE_MS, viewKeyOf, viewQuery } from "./queries.ts";
 import { Term } from "./Term.tsx";
+import { useNearScreen } from "./near_screen.ts";
 
 const SUBTITLES: Record<AudienceDimension, string> = {
   device: "Celular, tablet ou computador, pelo navegador de cada visita",
@@ -90,27 +91,15 @@ function AudiencePanel(
                             </FilterButton>
                           )}
                       </th>
-                      <td className="num">
-                        {formatInt(row.visits)}
-                        <Delta current={row.visits} previous={row.previousVisits} />
-                      </td>
-                      <td className="num">
-                        {formatInt(row.clicks)}
-                        <Delta current={row.clicks} previous={row.previousClicks} />
-                      </td>
-                      <td className="num">
-                        {formatInt(row.leads)}
-                        <Delta current={row.leads} previous={row.previousLeads} />
-                      </td>
-                      <td className="num">
-                        {formatPercent(row.leadRate)}
-                        <Delta
-                          current={row.leadRate}
-                          previous={row.previousLeadRate}
-                          points
-                          noBase={row.previousClicks === 0}
-                        />
-                      </td>
+                      <ComparedCells
+                        now={row}
+                        before={{
+                          visits: row.previousVisits,
+                          clicks: row.previousClicks,
+                          leads: row.previousLeads,
+                          leadRate: row.previousLeadRate,
+                        }}
+                      />
                     </tr>
                   ))}
                 </tbody>
@@ -189,16 +178,7 @@ function LeadStatesPanel({ period, near }: { period: Period; near: boolean }) {
 /** The six panels, two per row, loaded when they come near the screen. */
 export function AudiencePanels({ period }: { period: Period }) {
   const box = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    if (near || !box.current) return;
-    if (typeof IntersectionObserver === "undefined") return setNear(true);
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: "300px" });
-    seen.observe(box.current);
-    return () => seen.disconnect();
-  }, [near]);
+  const near = useNearScreen(box);
   return (
     <section className="audience-panels" id="audience" ref={box} aria-label="Quem são os visitantes">
       {AUDIENCE_DIMENSIONS.map((d) => <AudiencePanel key={d} dimension={d} period={period} near={near} />)}

@@ -2,8 +2,8 @@ import { channelLabel } from "../../shared/channels.ts";
 import type { ChannelRow } from "../../shared/admin_schemas.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
 import { panelCsvHref } from "./panels.ts";
-import { Delta } from "./Delta.tsx";
-import { formatComparison, formatInt, formatPercent } from "./format.ts";
+import { ComparedCells } from "./Delta.tsx";
+import { formatComparison, formatInt } from "./format.ts";
 import { ConversionRows } from "./ConversionTable.tsx";
 import { type Period, useChannels, useWhatsapp } from "./queries.ts";
 import { Term } from "./Term.tsx";
@@ -84,27 +84,7 @@ export function ChannelsPanel({ period }: { period: Period }) {
                           {channelLabel(row.channel)}
                         </FilterButton>
                       </th>
-                      <td className="num">
-                        {formatInt(row.visits)}
-                        <Delta current={row.visits} previous={before.visits} />
-                      </td>
-                      <td className="num">
-                        {formatInt(row.clicks)}
-                        <Delta current={row.clicks} previous={before.clicks} />
-                      </td>
-                      <td className="num">
-                        {formatInt(row.leads)}
-                        <Delta current={row.leads} previous={before.leads} />
-                      </td>
-                      <td className="num">
-                        {formatPercent(row.leadRate)}
-                        <Delta
-                          current={row.leadRate}
-                          previous={before.leadRate}
-                          points
-                          noBase={before.clicks === 0}
-                        />
-                      </td>
+                      <ComparedCells now={row} before={before} />
                       <td className="num" data-testid="channel-whatsapp">
                         {formatInt(whatsappOf(row.channel))}
                       </td>

@@ -1,5 +1,5 @@
 import { changePercent, round1 } from "../../shared/dashboard_math.ts";
-import { formatDecimal, formatPercent } from "./format.ts";
+import { formatDecimal, formatInt, formatPercent } from "./format.ts";
 import { WORDS } from "../../shared/metrics.ts";
 
 /**
@@ -41,5 +41,37 @@ export function Delta(
         ({change === 0 ? WORDS.samePrevious : `${word} que no período anterior`})
       </span>
     </span>
+  );
+}
+
+/** A row's visits, plan clicks, leads and rate. */
+export interface ComparedFigures {
+  visits: number;
+  clicks: number;
+  leads: number;
+  leadRate: number;
+}
+
+/** The four number cells of a breakdown table's row, each with its change against the previous period. */
+export function ComparedCells({ now, before }: { now: ComparedFigures; before: ComparedFigures }) {
+  return (
+    <>
+      <td className="num">
+        {formatInt(now.visits)}
+        <Delta current={now.visits} previous={before.visits} />
+      </td>
+      <td className="num">
+        {formatInt(now.clicks)}
+        <Delta current={now.clicks} previous={before.clicks} />
+      </td>
+      <td className="num">
+        {formatInt(now.leads)}
+        <Delta current={now.leads} previous={before.leads} />
+      </td>
+      <td className="num">
+        {formatPercent(now.leadRate)}
+        <Delta current={now.leadRate} previous={before.leadRate} points noBase={before.clicks === 0} />
+      </td>
+    </>
   );
 }

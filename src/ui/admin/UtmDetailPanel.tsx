@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useRef } from "react";
 import { performanceOf } from "../../shared/dashboard_math.ts";
 import type { FilterKey } from "../../shared/filters.ts";
 import { Card, LoadError, Loading } from "./Card.tsx";
@@ -7,6 +7,7 @@ import { formatInt, formatPercent, visibleText } from "./format.ts";
 import { type Period, useRanking } from "./queries.ts";
 import { panelCsvHref } from "./panels.ts";
 import { Term } from "./Term.tsx";
+import { useNearScreen } from "./near_screen.ts";
 
 interface Props {
   id: string;
@@ -90,16 +91,7 @@ export function UtmDetailPanels({ period }: { period: Period }) {
   // Read from the raw rows (docs/ANALYTICS.md): asked only when the cards come near the screen, so they are
   // not part of the dashboard's first load.
   const box = useRef<HTMLDivElement>(null);
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    if (near || !box.current) return;
-    if (typeof IntersectionObserver === "undefined") return setNear(true);
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setNear(true);
-    }, { rootMargin: "300px" });
-    seen.observe(box.current);
-    return () => seen.disconnect();
-  }, [near]);
+  const near = useNearScreen(box);
   return (
     <div className="conversion-pair" id="utm-details" ref={box}>
       <UtmDetailPanel
