@@ -98,7 +98,6 @@ export function Document(props: DocumentProps) {
             <style dangerouslySetInnerHTML={{ __html: NO_SCRIPT_CSS }} />
           </noscript>
         )}
-        {props.inlineScript && <script dangerouslySetInnerHTML={{ __html: props.inlineScript }} />}
         {props.script && <link rel="modulepreload" href={props.script} />}
         {props.preloads.map((href) => <link key={href} rel="modulepreload" href={href} />)}
         {meta.jsonLd?.map((data, i) => (
@@ -118,7 +117,13 @@ export function Document(props: DocumentProps) {
             dangerouslySetInnerHTML={{ __html: props.pageData }}
           />
         )}
-        {props.script && <script dangerouslySetInnerHTML={{ __html: moduleLoader(props.script) }} />}
+        {props.script && (
+          <script
+            dangerouslySetInnerHTML={{
+              __html: (props.inlineScript ? props.inlineScript + ";" : "") + moduleLoader(props.script),
+            }}
+          />
+        )}
       </body>
     </html>
   );
