@@ -38,6 +38,7 @@ export function startHeader(): void {
     menuOpen = open;
     toggle.setAttribute("aria-expanded", String(open));
     nav.classList.toggle("open", open);
+    document.documentElement.classList.toggle("nav-open", open); // the phone bar steps aside (phone.css)
     const label = toggle.querySelector("span");
     if (label) label.textContent = (open ? toggle.dataset.closeLabel : toggle.dataset.openLabel) ?? "";
   };
