@@ -205,4 +205,6 @@ if (import.meta.main) {
       );
     }
   }
+  // The app's database and its background jobs would keep the process alive.
+  Deno.exit(0);
 }

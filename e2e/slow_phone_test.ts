@@ -99,6 +99,37 @@ browserTest(
 );
 
 browserTest(
+  "slow phone: a plan button looks pressed while the finger is down, and not after a scroll starts on it",
+  async () => {
+    const server = await serveApp();
+    const v = await phone(server);
+    try {
+      await v.page.goto(v.base + "/pt-br" + LANDING);
+      await v.page.waitForSelector("html[data-hydrated=true]", { timeout: 60_000 });
+      const button = v.page.locator("#precos a[data-lead]").nth(0);
+      await button.scrollIntoViewIfNeeded();
+      const box = (await button.boundingBox())!;
+      const point = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+      const cdp = await v.context.newCDPSession(v.page);
+      const touch = (type: "touchStart" | "touchCancel", points = [point]) =>
+        cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points });
+      const pressed = () => button.evaluate((a) => a.classList.contains("is-pressed"));
+      // The finger is down, nothing else yet: the button already shows it, before any click.
+      await touch("touchStart");
+      await waitFor(pressed, (p) => p, 10_000);
+      assert.equal(await button.getAttribute("aria-busy"), null, "no click yet");
+      // The finger moves away to scroll: the browser cancels the pointer, and the look goes.
+      await touch("touchCancel", []);
+      await waitFor(pressed, (p) => !p, 10_000);
+      assert.equal(await v.page.locator("dialog[open]").count(), 0);
+    } finally {
+      await v.context.close();
+      await server.close();
+    }
+  },
+);
+
+browserTest(
   "slow phone: a plan tap shows it was pressed, the dialog locks the page and tells the next step",
   async () => {
     const server = await serveApp();

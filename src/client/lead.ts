@@ -63,6 +63,10 @@ export function answerEarlyTap(): void {
   open(early);
 }
 
+const PRESSED = "is-pressed";
+/** How long the pressed look outlasts the finger: until the click that follows has set aria-busy. */
+const PRESS_OUTLASTS_MS = 300;
+
 export function startLeadButtons(): void {
   const buttons = [...document.querySelectorAll<HTMLElement>("a[data-lead]")];
   for (const link of buttons) link.setAttribute("role", "button");
@@ -79,6 +83,22 @@ export function startLeadButtons(): void {
     event.preventDefault();
     open(button);
   });
+  // Pressed as soon as the finger (or the mouse button) is down, not when the click comes after it is lifted;
+  // a scroll that starts on a button cancels the pointer and the look. The click's aria-busy takes over.
+  document.addEventListener("pointerdown", (event) => {
+    const button = event.target instanceof Element ? event.target.closest<HTMLElement>("a[data-lead]") : null;
+    if (!button || !event.isPrimary || event.button !== 0) return;
+    button.classList.add(PRESSED);
+    const release = (after: number) => () => {
+      removeEventListener("pointerup", up, true);
+      removeEventListener("pointercancel", cancel, true);
+      setTimeout(() => button.classList.remove(PRESSED), after);
+    };
+    const up = release(PRESS_OUTLASTS_MS);
+    const cancel = release(0);
+    addEventListener("pointerup", up, { capture: true, once: true });
+    addEventListener("pointercancel", cancel, { capture: true, once: true });
+  }, { passive: true });
   if (!buttons.length) return;
   // From here on the inline handler lets taps through to the listener above.
   document.documentElement.dataset.leadButtons = "ready";
