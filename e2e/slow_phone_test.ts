@@ -41,6 +41,20 @@ async function phone(server: Served) {
   return { context, page, checkouts, base: server.baseUrl };
 }
 
+/** A phone on the home page from the campaign link, its scripts running; closed after `use`. */
+async function onHydratedHome(use: (v: Awaited<ReturnType<typeof phone>>) => Promise<void>) {
+  const server = await serveApp();
+  const v = await phone(server);
+  try {
+    await v.page.goto(v.base + "/pt-br" + LANDING);
+    await v.page.waitForSelector("html[data-hydrated=true]", { timeout: 60_000 });
+    await use(v);
+  } finally {
+    await v.context.close();
+    await server.close();
+  }
+}
+
 async function fillAndSubmit(page: Page) {
   await page.fill("#lead-name", "Maria Lenta");
   await page.fill("#lead-email", "maria@example.com");
@@ -100,12 +114,8 @@ browserTest(
 
 browserTest(
   "slow phone: a plan button looks pressed while the finger is down, and not after a scroll starts on it",
-  async () => {
-    const server = await serveApp();
-    const v = await phone(server);
-    try {
-      await v.page.goto(v.base + "/pt-br" + LANDING);
-      await v.page.waitForSelector("html[data-hydrated=true]", { timeout: 60_000 });
+  () =>
+    onHydratedHome(async (v) => {
       const button = v.page.locator("#precos a[data-lead]").nth(0);
       await button.scrollIntoViewIfNeeded();
       const box = (await button.boundingBox())!;
@@ -122,21 +132,13 @@ browserTest(
       await touch("touchCancel", []);
       await waitFor(pressed, (p) => !p, 10_000);
       assert.equal(await v.page.locator("dialog[open]").count(), 0);
-    } finally {
-      await v.context.close();
-      await server.close();
-    }
-  },
+    }),
 );
 
 browserTest(
   "slow phone: a plan tap shows it was pressed, the dialog locks the page and tells the next step",
-  async () => {
-    const server = await serveApp();
-    const v = await phone(server);
-    try {
-      await v.page.goto(v.base + "/pt-br" + LANDING);
-      await v.page.waitForSelector("html[data-hydrated=true]", { timeout: 60_000 });
+  () =>
+    onHydratedHome(async (v) => {
       // What the button shows in the very task of the tap (after the page's own click listeners).
       await v.page.evaluate(() => {
         addEventListener("click", (e) => {
@@ -180,9 +182,5 @@ browserTest(
       assert.match(privacy, /especialista/);
       // The plan's line is the other one.
       assert.equal(await specialist.locator(".lead-privacy").count(), 2);
-    } finally {
-      await v.context.close();
-      await server.close();
-    }
-  },
+    }),
 );

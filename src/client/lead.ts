@@ -85,20 +85,20 @@ export function startLeadButtons(): void {
   });
   // Pressed as soon as the finger (or the mouse button) is down, not when the click comes after it is lifted;
   // a scroll that starts on a button cancels the pointer and the look. The click's aria-busy takes over.
+  let pressed: HTMLElement | null = null;
+  const release = (after: number) => {
+    const button = pressed;
+    pressed = null;
+    if (button) setTimeout(() => button.classList.remove(PRESSED), after);
+  };
   document.addEventListener("pointerdown", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("a[data-lead]") : null;
     if (!button || !event.isPrimary || event.button !== 0) return;
+    pressed = button;
     button.classList.add(PRESSED);
-    const release = (after: number) => () => {
-      removeEventListener("pointerup", up, true);
-      removeEventListener("pointercancel", cancel, true);
-      setTimeout(() => button.classList.remove(PRESSED), after);
-    };
-    const up = release(PRESS_OUTLASTS_MS);
-    const cancel = release(0);
-    addEventListener("pointerup", up, { capture: true, once: true });
-    addEventListener("pointercancel", cancel, { capture: true, once: true });
   }, { passive: true });
+  addEventListener("pointerup", () => release(PRESS_OUTLASTS_MS), { capture: true, passive: true });
+  addEventListener("pointercancel", () => release(0), { capture: true, passive: true });
   if (!buttons.length) return;
   // From here on the inline handler lets taps through to the listener above.
   document.documentElement.dataset.leadButtons = "ready";

@@ -92,7 +92,7 @@ function headFor(deps: AppDeps, lang: Lang, page: PageId, t: i18n["t"]): HeadMet
 }
 
 /**
- * Rendered pages, per app and key, as static bytes (static_page.ts). Nothing in a page depends on the
+ * Rendered pages, per app and key, as static bytes (src/core/static_page.ts). Nothing in a page depends on the
  * request: only on the page, the language, the build and the configuration (all fixed per process) and the
  * year the footer prints, which is part of the key. Bounded by the number of pages × languages.
  */
@@ -100,7 +100,7 @@ const templates = new WeakMap<AppDeps, Map<string, Promise<PageTemplate>>>();
 
 /**
  * A rendered page: the template served when the request has no query string, and, when the page has a
- * language switch, its HTML with the query slot kept (routes.ts, QUERY_SLOT) for requests that have one.
+ * language switch, its HTML with the query slot kept (src/shared/routes.ts, QUERY_SLOT) for requests that have one.
  */
 type PageTemplate = StaticPage & { withQuerySlot: string | null };
 
