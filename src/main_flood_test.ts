@@ -1,5 +1,6 @@
 // Fault: a connection flood against the real process under `ulimit -n 1024`. 5,000 connections that send
-// half a request header and stop, and 200 that send their headers and then drip the body a byte at a time.
+// half a request header and stop, 200 that send their headers and then drip the body a byte at a time, 100
+// that send the HTTP/2 preface and reconnect whenever they are cut, and 100 kept alive and idle after a GET.
 // The process must stay alive, a fresh client's GET /healthz must answer within 1 s during the flood, and
 // everything must be normal within 5 s after it ends. Before the connection guard, ~1,035 such connections
 // exhausted the descriptors and the process exited (issue 20).
@@ -13,6 +14,11 @@ import { copyDataDir } from "../testing/db_template.ts";
 const PROBE = new URL("../testing/probe.ts", import.meta.url).pathname;
 const HALF_HEADERS = 5_000;
 const DRIPS = 200;
+const PREFACES = 100;
+const IDLERS = 100;
+const PREFACE = new TextEncoder().encode(
+  "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00",
+);
 const SERVER_FILE_LIMIT = 1_024;
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,7 +43,7 @@ async function softFileLimit(pid: number | "self"): Promise<number> {
 
 Deno.test({
   name:
-    "faults: 5,000 half-sent headers and 200 dripping bodies under ulimit -n 1024 — alive, /healthz within 1 s, normal within 5 s after",
+    "faults: half-sent headers, dripping bodies, HTTP/2 prefaces and idlers under ulimit -n 1024 — alive, /healthz within 1 s, normal within 5 s after",
   ignore: Deno.build.os !== "linux", // `ulimit` through bash and /proc limits
   sanitizeResources: false,
   sanitizeOps: false,
@@ -98,6 +104,45 @@ Deno.test({
         }
       });
 
+      // HTTP/2 prefaces (prior knowledge), each reconnecting as soon as the server cuts it.
+      let prefacesCut = 0;
+      const prefaces = Array.from({ length: PREFACES }, async () => {
+        while (flooding) {
+          const conn = await connect().catch(() => null);
+          if (!conn) {
+            await sleep(50);
+            continue;
+          }
+          try {
+            await conn.write(PREFACE);
+            while (flooding && await conn.read(new Uint8Array(512)) !== null) { /* the server's answer */ }
+            prefacesCut++;
+          } catch {
+            prefacesCut++;
+          } finally {
+            try {
+              conn.close();
+            } catch { /* closed */ }
+          }
+        }
+      });
+
+      // Kept-alive connections that were answered once and then sit idle.
+      let idlersAnswered = 0;
+      const idlers = Array.from({ length: IDLERS }, async () => {
+        const conn = await connect().catch(() => null);
+        if (!conn) return;
+        conns.push(conn);
+        try {
+          await conn.write(encoder.encode("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"));
+          const buffer = new Uint8Array(1024);
+          if (/ 200 /.test(new TextDecoder().decode(buffer.subarray(0, await conn.read(buffer) ?? 0)))) {
+            idlersAnswered++;
+          }
+        } catch { /* cut by the server */ }
+      });
+      await Promise.all(idlers);
+
       // 5,000 half headers, 250 connects at a time, each held open until the flood ends.
       const floodStarted = Date.now();
       const cpuBefore = await cpuSeconds(server.pid);
@@ -118,7 +163,7 @@ Deno.test({
       flooding = false;
       await prober.stdin.close();
       const probes = await probing;
-      await Promise.all(drips);
+      await Promise.all([...drips, ...prefaces]);
       for (const conn of conns.splice(0)) {
         try {
           conn.close();
@@ -146,7 +191,8 @@ Deno.test({
       const somaxconn = (await Deno.readTextFile("/proc/sys/net/core/somaxconn").catch(() => "?")).trim();
       const summary =
         `flood: ${HALF_HEADERS} half headers opened in ${openedMs} ms, ${DRIPS} drips (${dripsCut} cut by the ` +
-        `server), ${refusedConnects} connects refused; ${probes.length} /healthz probes during the flood, ` +
+        `server), ${prefacesCut} HTTP/2 prefaces cut, ${idlersAnswered} of ${IDLERS} idlers answered, ` +
+        `${refusedConnects} connects refused; ${probes.length} /healthz probes during the flood, ` +
         `${probes.filter((p) => p.status === 200).length} answered 200 (ms: ${
           probes.map((p) => p.ms).sort((a, b) => a - b).join(" ")
         }); normal ` +
@@ -165,6 +211,11 @@ Deno.test({
         `${output.slice(-1200)}\n${failed.length} of ${probes.length} probes failed: ${
           JSON.stringify(failed)
         }\n${summary}`,
+      );
+      assert.equal(idlersAnswered, IDLERS, `kept-alive clients went unanswered\n${summary}`);
+      assert.ok(
+        prefacesCut >= PREFACES,
+        `the HTTP/2 prefaces were cut only ${prefacesCut} times\n${summary}`,
       );
       assert.ok(recoveredMs >= 0, `not normal within 5 s after the flood\n${output.slice(-3000)}`);
       assert.match(output, /connection limit/); // the guard had to shed connections: the flood was real

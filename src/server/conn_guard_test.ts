@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  contentLength,
-  fdBudgetFor,
-  type GuardLimits,
-  type GuardStats,
-  headerEnd,
-  refusalOf,
-  serveGuarded,
-} from "./conn_guard.ts";
+import { fdBudgetFor, type GuardLimits, type GuardStats, serveGuarded } from "./conn_guard.ts";
+import { contentLength, headerEnd, refusalOf } from "./http1_head.ts";
 
 const encoder = new TextEncoder();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -171,6 +164,38 @@ Deno.test("conn guard: a request that came whole makes room among bodies just an
         for (const conn of drips) conn.close();
       }
       assert.ok(guard.stats().evicted >= 1, JSON.stringify(guard.stats()));
+    },
+  );
+});
+
+Deno.test("conn guard: connections handed over that served nothing go before a kept-alive one that did", async () => {
+  // Budget 30 descriptors, 3 a relay. A kept-alive connection that was answered, then 12 bodies announced and
+  // not sent (36 descriptors): the bodies make room among themselves, the answered connection stays usable.
+  await withGuard(
+    { ...FAST, requestTimeoutMs: 10_000, keepAliveMs: 10_000, fdBudget: 30 },
+    async (port, guard) => {
+      const get = encoder.encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      const proven = await Deno.connect({ hostname: "127.0.0.1", port });
+      const buffer = new Uint8Array(4096);
+      await proven.write(get);
+      assert.match(new TextDecoder().decode(buffer.subarray(0, await proven.read(buffer) ?? 0)), / 200 /);
+      await sleep(400); // idle past the grace an answer gets: it could be closed by rule 3 now
+      const drips: Deno.Conn[] = [];
+      for (let i = 0; i < 12; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+        await conn.write(encoder.encode("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"));
+        drips.push(conn);
+      }
+      try {
+        await until(guard, (stats) => stats.relayed + stats.evicted + stats.refused >= 13);
+        await proven.write(get);
+        const again = new TextDecoder().decode(buffer.subarray(0, await proven.read(buffer) ?? 0));
+        assert.match(again, / 200 /, JSON.stringify(guard.stats()));
+        assert.ok(guard.stats().evicted >= 1, JSON.stringify(guard.stats()));
+      } finally {
+        proven.close();
+        for (const conn of drips) conn.close();
+      }
     },
   );
 });
