@@ -9,7 +9,7 @@
 //   1. headers started and not finished (not handed over yet);
 //   2. handed over with nothing served yet, still owed the body its headers announced;
 //   3. kept alive, its last answer passed on, and idle since;
-//   4. accepted and silent through two sweeps (so not merely unread by a busy process);
+//   4. accepted and not read yet (for a newcomer, only after the reads have had a turn: see acceptLoop);
 //   5. requests in the handler for longer than `sheddableAfterMs`.
 // Anything else is never closed to make room: a connection that finds no room gets 503.
 import { log } from "../core/log.ts";
@@ -150,7 +150,6 @@ class Client {
   constructor(
     readonly conn: Deno.TcpConn,
     readonly remoteAddr: Deno.NetAddr,
-    readonly acceptedAtSweep: number,
   ) {
     this.lastActive = Date.now();
   }
@@ -204,7 +203,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
 
   /** The eviction rule (1–5, see the top of this file) a connection falls under now, or 0 for none. */
   function evictionRule(c: Client, now: number): number {
-    if (!c.relayed) return c.firstByteAt ? 1 : sweeps - c.acceptedAtSweep >= 2 ? 4 : 0;
+    if (!c.relayed) return c.firstByteAt ? 1 : 4;
     if (c.served === 0 && c.bodyOwed > 0) return 2;
     if (c.inRequest === 0) {
       return c.lastAnswerByte >= c.answeredAt && now - c.lastActive > ANSWER_PAUSE_MS ? 3 : 0;
@@ -219,12 +218,12 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     log.warn(`connection limit: ${what}`, { open: clients.size, fdsInUse, fdBudget: budget(), ...stats });
   }
 
-  /** Frees room for `need` more descriptors by the eviction rules, never closing `keep`. */
-  function makeRoom(need: number, keep?: Client): boolean {
+  /** Frees room for `need` more descriptors by the eviction rules up to `lastRule`, never closing `keep`. */
+  function makeRoom(need: number, keep?: Client, lastRule = 5): boolean {
     if (fdsInUse + need <= budget()) return true;
     warn("closing the connections that have proven least");
     const now = Date.now();
-    for (let rule = 1; rule <= 5; rule++) {
+    for (let rule = 1; rule <= lastRule; rule++) {
       for (const c of clients) {
         if (fdsInUse + need <= budget()) return true;
         if (c !== keep && evictionRule(c, now) === rule) close(c, "evicted");
@@ -243,13 +242,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     makeRoom(0);
   }
 
-  /**
-   * Sweeps so far (one each 250 ms). Each comes after the runtime has polled every pending read, so a
-   * connection with nothing read across two sweeps sent nothing, however late a loaded process runs them.
-   */
-  let sweeps = 0;
   const sweeper = setInterval(() => {
-    sweeps++;
     const now = Date.now();
     budgetCut = Math.max(0, budgetCut - 8);
     for (const c of clients) {
@@ -349,11 +342,12 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
         continue;
       }
       stats.accepted++;
-      const client = new Client(conn, conn.remoteAddr as Deno.NetAddr, sweeps);
+      const client = new Client(conn, conn.remoteAddr as Deno.NetAddr);
       clients.add(client);
       fdsInUse += 1;
-      // Let the reads run once before giving up: those that sent half a header show it and go first.
-      if (!makeRoom(0, client)) {
+      // Connections not read yet go only after the reads have had a turn: those that sent half a header show
+      // it and go first, and a fresh client's request waiting in the kernel gets read.
+      if (!makeRoom(0, client, 3)) {
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (!makeRoom(0, client)) {
           void refuse(client, "503 Service Unavailable");
