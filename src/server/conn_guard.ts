@@ -169,7 +169,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
   const budget = () => limits.fdBudget - budgetCut;
   let stopping = false;
 
-  const inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request, info) => {
+  const serveRelayed = async (request: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => {
     // Only the guard's own relays, matched by source port and address: a local process connecting directly
     // (say from 127.0.0.2 with a live relay's port) would otherwise bypass every limit and pose as its client.
     const client = byUpstreamPort.get(info.remoteAddr.port);
@@ -186,7 +186,28 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       client.served++;
       client.lastActive = client.answeredAt = Date.now();
     }
-  });
+  };
+  /**
+   * The inner server. Its accept loop ends for good when the process runs out of descriptors (the inner
+   * side of a relay the guard closed stays open until the inner server gets to it, so the count lags under
+   * load): another is started in its place, retried every 100 ms until the descriptors allow it.
+   */
+  let inner: Deno.HttpServer<Deno.NetAddr>;
+  function startInner(): void {
+    try {
+      inner = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, serveRelayed);
+    } catch (error) {
+      warn(`the inner server could not start (${error}), retrying`);
+      setTimeout(startInner, 100);
+      return;
+    }
+    inner.finished.catch((error) => {
+      if (stopping) return;
+      warn(`the inner server stopped (${error}), starting another`);
+      outOfDescriptors("in the inner server");
+      startInner();
+    });
+  }
 
   function close(client: Client, reason?: "evicted" | "timedOut" | "refused"): void {
     if (client.closed) return;
@@ -315,6 +336,8 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
         .finally(() => close(client)),
     ]);
   }
+
+  startInner();
 
   // A long accept queue: while a flood keeps the process busy, a full queue makes the kernel drop new SYNs
   // and a well-behaved client waits for its 1 s retransmission (capped by net.core.somaxconn).
