@@ -347,8 +347,8 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
 
   async function acceptLoop(): Promise<void> {
     for (let accepted = 1; !stopping; accepted++) {
-      // Waiting accepts complete at once: every 64, let the reads of those already accepted run.
-      if (accepted % 64 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      // Waiting accepts complete at once: every 16, let the reads of those already accepted run.
+      if (accepted % 16 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
       let conn: Deno.TcpConn;
       try {
         conn = await listener.accept();
