@@ -3,7 +3,6 @@ import type { Db } from "../db/client.ts";
 import {
   allTimeClicksAndConversions,
   conversionBySource,
-  countLeads,
   dailyClicks,
   type DailyCount,
   dailyLeads,
@@ -11,15 +10,13 @@ import {
   type DayRange,
   type EventTotals,
   eventTotals,
-  type LeadFilter,
-  type LeadRow,
-  listLeads,
   topPages,
   topUtmCampaigns,
   topUtmSources,
   type VisitorTotals,
   visitorTotals,
 } from "../db/dashboard_queries.ts";
+import { countLeads, type LeadFilter, type LeadRow, listLeads } from "../db/lead_list.ts";
 import {
   filteredConversionBySource,
   filteredDailyClicks,

@@ -3,7 +3,7 @@
 // CRLF line ends. `rfc4180` is the plain layout for scripts and import tools: no BOM, `,`, a decimal point.
 // Both quote every cell and neutralise formula starts (CSV injection).
 import { leadState } from "../shared/br_states.ts";
-import type { LeadRow } from "../db/dashboard_queries.ts";
+import type { LeadRow } from "../db/lead_list.ts";
 import { localStamp } from "../shared/dashboard_math.ts";
 import { channelLabel } from "../shared/channels.ts";
 import type { CsvLayout } from "../shared/admin_schemas.ts";
