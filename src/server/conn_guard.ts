@@ -110,14 +110,21 @@ async function pump(from: Deno.Conn, to: Deno.Conn, onBytes: (n: number) => void
       await writeAll(to, buffer.subarray(0, n));
       if (n === buffer.length) big ??= pool.pop() ?? new Uint8Array(BIG_READ);
       else if (big) {
-        if (pool.length < POOL_MAX) pool.push(big); // the burst is over: the buffer goes back
+        giveBack(big); // the burst is over
         big = undefined;
       }
     }
   } finally {
-    if (big && pool.length < POOL_MAX) pool.push(big);
+    if (big) giveBack(big);
   }
 }
+
+/** Returns a 16 KiB buffer to the pool (kept to `POOL_MAX`). */
+function giveBack(buffer: Uint8Array): void {
+  if (pool.length < POOL_MAX) pool.push(buffer);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function closeQuietly(resource: { close(): void }): void {
   try {
@@ -348,7 +355,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
   async function acceptLoop(): Promise<void> {
     for (let accepted = 1; !stopping; accepted++) {
       // Waiting accepts complete at once: every 16, let the reads of those already accepted run.
-      if (accepted % 16 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      if (accepted % 16 === 0) await sleep(0);
       let conn: Deno.TcpConn;
       try {
         conn = await listener.accept();
@@ -356,7 +363,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
         if (stopping || error instanceof Deno.errors.BadResource) return;
         if (isDescriptorExhaustion(error)) {
           outOfDescriptors("accepting");
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await sleep(10);
         } else if (
           !(error instanceof Deno.errors.ConnectionAborted || error instanceof Deno.errors.ConnectionReset)
         ) {
@@ -371,7 +378,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       // Connections not read yet go only after the reads have had a turn: those that sent half a header show
       // it and go first, and a fresh client's request waiting in the kernel gets read.
       if (!makeRoom(0, client, 3)) {
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await sleep(0);
         if (!makeRoom(0, client)) {
           void refuse(client, "503 Service Unavailable");
           continue;
@@ -394,7 +401,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       await inner.shutdown();
       // The inner server has written its last answers; give the relays a moment to pass them on.
       const deadline = Date.now() + 1_000;
-      while (clients.size && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (clients.size && Date.now() < deadline) await sleep(10);
       for (const c of clients) close(c);
       clearInterval(sweeper);
       await finished.catch(() => {});
