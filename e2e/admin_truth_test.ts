@@ -103,6 +103,11 @@ browserTest(
       // The same when a password change meets an ended session.
       await signIn(page);
       await page.getByRole("button", { name: "Alterar Senha" }).click();
+      // Every card's first load done: one still in flight when the session ends would meet it first and take
+      // the page to the login card before the form is filled (seen once in CI under load).
+      await page.waitForFunction(() => !document.querySelector(".card-loading, .chart-loading"), null, {
+        timeout: 30_000,
+      });
       await server.db.query("delete from sessions");
       const panel = page.locator("#password-panel");
       await panel.getByLabel("Senha atual").fill(PASSWORD);
