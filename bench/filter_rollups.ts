@@ -5,7 +5,8 @@
 //   DATABASE_URL=postgres://… deno run -A bench/filter_rollups.ts --schema seeded [--runs 5] [--skip visitor_days]
 import { parseArgs } from "node:util";
 import { openDb, type Queryable } from "../src/db/client.ts";
-import { rollUpTotals, rollUpVisitors, rollUpVisitRanks, roomForRollups } from "../src/db/rollups.ts";
+import { rollUpTotals, rollUpVisitRanks, roomForRollups } from "../src/db/rollups.ts";
+import { rollUpVisitors } from "../src/db/unique_visitors.ts";
 import { rollUpEngagement } from "../src/db/engagement.ts";
 import { rollUpFilterEngagement } from "../src/db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../src/db/filter_ranks.ts";

@@ -7,12 +7,7 @@
 // it from the roll-ups and what is after it from the raw rows, so no event is counted twice or missed. Unique
 // visitors are exact over up to 62 days that still have raw rows (00009); over purged days they are the sum of
 // the daily uniques (00005).
-import {
-  type DailyCount,
-  type DayRange,
-  EXACT_VISITOR_DAYS,
-  LINK_WINDOW_DAYS,
-} from "../shared/dashboard_math.ts";
+import { type DailyCount, type DayRange } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
 import { ENTRY_PAGE } from "./rollups.ts";
 
@@ -101,90 +96,6 @@ export async function dailyUniqueVisitors(db: Queryable, range: DayRange, tz: st
      ) t group by 1 order by 1`,
     [range.start, range.end, tz],
   );
-}
-
-export interface VisitorTotals {
-  /** Distinct visitors (see `approximate`). */
-  uniqueVisitors: number;
-  visits: number;
-  /**
-   * True when uniqueVisitors is an upper bound: the period has purged days (their daily uniques are added)
-   * or its rolled-up days span more than EXACT_VISITOR_DAYS (an address returning after 62 days or more
-   * counts again). Either way it never decreases when the period grows and is never below the exact count of
-   * any 62 days inside it.
-   */
-  approximate: boolean;
-}
-
-/**
- * Unique visitors and page views of a period (exact up to EXACT_VISITOR_DAYS days of unpurged data); with
- * `until` (a local time of day, HH:mm:ss), only the visits of the last day before that time.
- */
-export async function visitorTotals(
-  db: Queryable,
-  range: DayRange,
-  tz: string,
-  until: string | null = null,
-): Promise<VisitorTotals> {
-  // Distinct visitors = visitors of the rolled-up unpurged days (visitor_spans: exact over their first 62
-  // days, then each later day adds its visitors not seen in the 61 days before it, so a longer period never
-  // counts fewer) + purged days' daily uniques + raw keys seen neither on those rolled-up days (their
-  // visitor_days row has no bit in the range, in its month's `days` or in `before`) nor, under a link key, in
-  // an earlier month's raw visit of the range.
-  const rows = await db.query<VisitorTotals>(
-    `with ${splitWith("$4")},
-     -- The rolled-up unpurged days [xs, re] (re before xs when there are none).
-     u as (select b.xs, case when isfinite(b.re) and b.re >= b.xs then b.re else b.xs - 1 end as re from b),
-     -- Its first (up to) 62 days, exact.
-     head as (select u.xs as lo, least(u.re, u.xs + ${
-      EXACT_VISITOR_DAYS - 1
-    }) as hi from u where u.re >= u.xs),
-     raw as (
-       select date_trunc('month', occurred_at at time zone $3)::date as month, visitor_key, link_keys
-         from visits, b where ${RAW("occurred_at")}),
-     raw_keys as (select distinct month, visitor_key from raw),
-     -- Only raw rows of an earlier month than the latest can link to another raw row's key.
-     raw_linked as (
-       select distinct (r.month + make_interval(months => l.i::int))::date as month, l.key as visitor_key
-         from raw r, unnest(r.link_keys) with ordinality as l(key, i)
-        where r.month < (select max(month) from raw_keys)),
-     masks as (
-       select k.month,
-              case when x.lo <= x.hi
-                then ((1::bigint << extract(day from x.hi)::int) - (1::bigint << (extract(day from x.lo)::int - 1)))::int
-                else 0 end as mask,
-              -- before bit i is the day month - 1 - i
-              case when y.lo <= y.hi then (1::bigint << (y.hi + 1)) - (1::bigint << y.lo) else 0 end as before_mask
-         from (select distinct month from raw_keys) k, u,
-              lateral (select greatest(u.xs, k.month) as lo,
-                              least(u.re, (k.month + interval '1 month')::date - 1) as hi) x,
-              lateral (select greatest(k.month - 1 - u.re, 0) as lo, least(k.month - 1 - u.xs, 61) as hi) y)
-     select (
-       -- One primary-key lookup for the first 62 days; then, for each later day d, its visitors not seen in
-       -- the 61 days before it: span [d - 61, d] minus span [d - 61, d - 1] (two lookups a day).
-       (select coalesce(sum((select r.visitors from visitor_spans r
-                              where r.last_day = head.hi and r.first_day = head.lo)), 0) from head)
-       + (select coalesce(sum(a.visitors - coalesce(p.visitors, 0)), 0)
-            from u cross join generate_series(${EXACT_VISITOR_DAYS}, u.re - u.xs) k
-            join visitor_spans a on a.last_day = u.xs + k and a.first_day = u.xs + k - ${LINK_WINDOW_DAYS}
-            left join visitor_spans p on p.last_day = u.xs + k - 1 and p.first_day = u.xs + k - ${LINK_WINDOW_DAYS})
-       + (select coalesce(sum(unique_visitors), 0) from daily_totals, b where day between b.s and b.pe)
-       + (select count(*) from raw_keys k join masks using (month)
-           where not exists (select 1 from raw_linked l where l.month = k.month and l.visitor_key = k.visitor_key)
-             -- A scalar subquery per key (a primary-key lookup; these are the last few minutes' keys): as
-             -- an anti-join, the planner would hash the whole of visitor_days. None when no rolled-up day of
-             -- the range could hold the key (a day's raw rows compared on their own: "Hoje" against
-             -- yesterday until the same time).
-             and case when masks.mask = 0 and masks.before_mask = 0 then true else not coalesce((
-               select d.days & masks.mask <> 0 or d.before & masks.before_mask <> 0 from visitor_days d
-                where d.month = k.month and d.visitor_key = k.visitor_key), false) end)
-     )::int as "uniqueVisitors",
-     ((select coalesce(sum(visits), 0) from daily_totals, b where ${ROLLED})
-       + (select count(*) from visits, b where ${RAW("occurred_at")}))::int as visits,
-     (select u.re - u.xs >= ${EXACT_VISITOR_DAYS} or (b.pe >= b.s and b.e > b.s) from u, b) as approximate`,
-    [range.start, range.end, tz, until],
-  );
-  return rows[0];
 }
 
 export interface EventTotals {

@@ -1,7 +1,6 @@
 // Roll-ups (migrations/00006_closed_day_rollups.sql). Days are yyyy-MM-dd in the analytics time zone; a
 // run covers the raw events from the local midnight of `from` (the first day not final yet) to `until`,
 // and rewrites the roll-up rows of those days.
-import { LINK_WINDOW_DAYS } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
 import { EVENT_TABLES } from "./event_columns.ts";
 
@@ -188,103 +187,6 @@ export async function rollUpChannelActions(
        returning 1)
      select count(*)::int as n from ins`,
     [from, until, tz],
-  );
-  return rows[0].n;
-}
-
-/**
- * Adds the visitor keys seen from from's local midnight to `until` to visitor_days, and rewrites
- * visitor_spans for every range of up to 62 days ending on one of those days (`from` is the first day not
- * final yet). An address counts in [a, d] through its first visit on or after day a: the visit v whose
- * previous visit p by the same address (none: -infinity) is before a. The same address has one key per
- * month; a visit's link keys are its keys for the next months (migrations/00009), so its previous visit is
- * the latest of: its earlier visits in the span under the same key (own or as a link key), and, from
- * before the span, the highest bit of its month's `days` and the lowest of its `before` bitmap. A histogram
- * of (p, v) plus the ranges ending the day before the span gives every range of the span in one statement.
- * Rerunning it is harmless: the bits are or-ed, and p before the span comes from the bits of earlier days.
- */
-export async function rollUpVisitors(db: Queryable, from: string, until: Date, tz: string): Promise<void> {
-  await db.query("delete from visitor_spans where last_day >= $1::date", [from]);
-  await db.query(
-    `with raw as (
-       select (occurred_at at time zone $3)::date as v, date_trunc('month', occurred_at at time zone $3)::date as month,
-              visitor_key, link_keys
-         from visits where ${SPAN}),
-     own as (select distinct month, visitor_key, v from raw),
-     linked as (
-       select distinct (r.month + make_interval(months => l.i::int))::date as month, l.key as visitor_key, r.v
-         from (select distinct month, v, link_keys from raw where link_keys is not null) r,
-              unnest(r.link_keys) with ordinality as l(key, i)),
-     up as (
-       insert into visitor_days (month, visitor_key, days, last_day, before)
-       select month, visitor_key,
-              coalesce(bit_or(1 << (extract(day from v)::int - 1)) filter (where v >= month), 0),
-              coalesce(max(extract(day from v)::int) filter (where v >= month), 0),
-              coalesce(bit_or(1::bigint << (month - 1 - v)) filter (where v < month), 0)
-         from (select * from own union all select * from linked) p
-        group by month, visitor_key
-       on conflict (month, visitor_key) do update
-         set days = visitor_days.days | excluded.days, last_day = greatest(visitor_days.last_day, excluded.last_day),
-             before = visitor_days.before | excluded.before),
-     ordered as (
-       select month, visitor_key, v, is_own, lag(v) over (partition by month, visitor_key order by v) as prev
-         from (select month, visitor_key, v, true as is_own from own
-               union all select month, visitor_key, v, false from linked) p),
-     seq as (
-       -- visitor_days as before this statement (one snapshot); of it, only days before the span count.
-       select o.v, greatest(o.prev, o.month - 1 + x.own_bit, o.month - 1 - x.shift - x.low_bit) as p
-         from ordered o left join visitor_days d on d.month = o.month and d.visitor_key = o.visitor_key,
-              lateral (select greatest(o.month - $1::date, 0) as shift) s,
-              lateral (select
-                nullif(length(ltrim((coalesce(d.days, 0) & ((1 << (extract(day from greatest($1::date, o.month))::int - 1)) - 1))
-                  ::bit(32)::text, '0')), 0) as own_bit,
-                s.shift,
-                nullif(64 - length(rtrim((case when s.shift >= 62 then 0 else coalesce(d.before, 0) >> s.shift end)
-                  ::bit(64)::text, '0')), 64) as low_bit) x
-        where o.is_own),
-     h as (select coalesce(p, '-infinity'::date) as p, v, count(*) as n from seq group by 1, 2),
-     -- g(a, v): visits on day v that are their address's first on or after a, for a in [v - 61, v].
-     g as (
-       select h.v - k as a, h.v, sum(h.n) as n
-         from h, generate_series(0, ${LINK_WINDOW_DAYS}) k
-        where h.v - k > h.p group by 1, 2),
-     grid as (
-       select d::date as d, (d::date - k) as a
-         from generate_series($1::date::timestamp, ($2::timestamptz at time zone $3)::date::timestamp, interval '1 day') d,
-              generate_series(0, ${LINK_WINDOW_DAYS}) k)
-     insert into visitor_spans (last_day, first_day, visitors)
-     select grid.d, grid.a, (coalesce(o.visitors, 0) + coalesce(sum(g.n), 0))::int
-       from grid
-       left join visitor_spans o on o.last_day = $1::date - 1 and o.first_day = grid.a
-       left join g on g.a = grid.a and g.v <= grid.d
-      group by grid.d, grid.a, o.visitors`,
-    [from, until, tz],
-  );
-}
-
-/**
- * Clears the visitor bits of the days before `day` (retention purges their raw rows) and the visitor spans
- * that start before it; returns visitor_days rows dropped.
- */
-export async function forgetVisitorDaysBefore(db: Queryable, day: string): Promise<number> {
-  await db.query(
-    `update visitor_days set days = days & ~((1::bigint << (extract(day from $1::date)::int - 1)) - 1)::int
-      where month = date_trunc('month', $1::date::timestamp)::date`,
-    [day],
-  );
-  // `before` bit i is the day month - 1 - i: keep i <= month - 1 - day.
-  await db.query(
-    `update visitor_days set before = before & ((1::bigint << greatest(least(month - $1::date, 62), 0)) - 1)
-      where before <> 0 and month - 62 < $1::date`,
-    [day],
-  );
-  await db.query("delete from visitor_spans where first_day < $1::date", [day]);
-  const rows = await db.query<{ n: number }>(
-    `with d as (delete from visitor_days
-                 where month < date_trunc('month', $1::date::timestamp)::date or (days = 0 and before = 0)
-                 returning 1)
-     select count(*)::int as n from d`,
-    [day],
   );
   return rows[0].n;
 }

@@ -13,9 +13,8 @@ import {
   topPages,
   topUtmCampaigns,
   topUtmSources,
-  type VisitorTotals,
-  visitorTotals,
 } from "../db/dashboard_queries.ts";
+import { type VisitorTotals, visitorTotals } from "../db/unique_visitors.ts";
 import { countLeads, type LeadFilter, type LeadRow, listLeads } from "../db/lead_list.ts";
 import {
   filteredConversionBySource,

@@ -6,7 +6,8 @@ import { ANALYTICS_LOCK, COUNTERS_LOCK, SALTS_LOCK, SESSIONS_LOCK } from "../db/
 import { purgeLoginFailures } from "../db/login_failures.ts";
 import { purgeWindows } from "../db/rate_limits.ts";
 import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/retention.ts";
-import { forgetVisitorDaysBefore, setPurgedThrough } from "../db/rollups.ts";
+import { setPurgedThrough } from "../db/rollups.ts";
+import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";

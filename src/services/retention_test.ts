@@ -10,8 +10,8 @@ import {
   topPages,
   topUtmCampaigns,
   topUtmSources,
-  visitorTotals,
 } from "../db/dashboard_queries.ts";
+import { visitorTotals } from "../db/unique_visitors.ts";
 import { dbTest } from "../../testing/db.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { runJobOnce, startJobs } from "./jobs.ts";

@@ -9,11 +9,11 @@ import {
   rollUpSourceActions,
   rollupState,
   rollUpTotals,
-  rollUpVisitors,
   rollUpVisitRanks,
   roomForRollups,
   setRolledUntil,
 } from "../db/rollups.ts";
+import { rollUpVisitors } from "../db/unique_visitors.ts";
 import { engagementBackfillDone, engagementBackfillPending, rollUpEngagement } from "../db/engagement.ts";
 import {
   filterEngagementBackfillDone,

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { appTest } from "../../testing/app.ts";
 import { sp } from "../../testing/analytics_fixture.ts";
-import { visitorTotals } from "../db/dashboard_queries.ts";
+import { visitorTotals } from "../db/unique_visitors.ts";
 import { addDays, daysInclusive, EXACT_VISITOR_DAYS } from "../shared/dashboard_math.ts";
 import { runRollups } from "./rollups.ts";
 import { linkMonths } from "./visitor_key.ts";
