@@ -9,6 +9,7 @@ import { runRollups } from "../src/services/rollups.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { insertClick, insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import { waitFor } from "./visitor.ts";
+import { TOAST_DURATION_MS } from "../src/ui/admin/toast.tsx";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -124,6 +125,13 @@ browserTest(
 browserTest("admin: the toast's × button closes it with a mouse click", () =>
   withAdmin(async (server) => {
     const { page, close } = await openPage(server.baseUrl);
+    // The toast's own 5 s timer is held back, so only the click can close it: under load, the time between
+    // seeing the toast and clicking it can pass 5 s, and the timer would close it first.
+    await page.addInitScript((ms) => {
+      const setTimer = globalThis.setTimeout;
+      globalThis.setTimeout = ((fn: () => void, delay?: number, ...rest: unknown[]) =>
+        delay === ms ? 0 : setTimer(fn, delay, ...rest)) as typeof setTimeout;
+    }, TOAST_DURATION_MS);
     await page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(page);
     const toast = page.getByTestId("toast");
