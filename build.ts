@@ -6,7 +6,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const root = new URL("./", import.meta.url);
 const outdir = new URL("static/assets/", root);
-const entriesDir = new URL("src/client/entries/", root);
+const entriesDir = new URL("src/bundles/entries/", root);
 
 export interface BuildResult {
   files: number;
@@ -100,7 +100,7 @@ export async function build(): Promise<BuildResult> {
   const entryPoints: Record<string, string> = {};
   for await (const entry of Deno.readDir(entriesDir)) {
     if (/\.tsx?$/.test(entry.name)) {
-      entryPoints[entry.name.replace(/\.tsx?$/, "")] = `src/client/entries/${entry.name}`;
+      entryPoints[entry.name.replace(/\.tsx?$/, "")] = `src/bundles/entries/${entry.name}`;
     }
   }
   entryPoints.styles = "src/ui/styles.css";

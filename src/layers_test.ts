@@ -2,21 +2,21 @@
 // (static, re-exports, side-effect and dynamic imports, type-only ones too: a type is a dependency as well)
 // and fails on any import a rule below forbids, naming the file, the import and the rule.
 //
-// | rule                 | modules                                  | may not import                        |
-// | -------------------- | ---------------------------------------- | ------------------------------------- |
-// | no-test-code         | every production module (src/, scripts/) | testing/, bench/                      |
-// | services-below-http  | src/services/, src/db/                   | src/server/, src/routes/              |
-// | db-below-services    | src/db/                                  | src/services/                         |
-// | core-is-the-floor    | src/core/                                | anything of ours outside src/core/    |
-// | shared-on-core       | src/shared/                              | ours outside src/shared/, src/core/   |
-// | browser-below-ui     | src/browser/                             | src/ui/, src/client/                  |
-// | ui-below-client      | src/ui/                                  | src/client/                           |
-// | browser-no-server    | src/ui/, src/client/, src/browser/       | src/server/, src/db/, src/services/   |
-// | routes-via-services  | src/routes/                              | src/db/                               |
+// | rule                   | modules                                   | may not import                      |
+// | ---------------------- | ----------------------------------------- | ----------------------------------- |
+// | no-test-code           | every production module (src/, scripts/)  | testing/, bench/                    |
+// | services-below-http    | src/services/, src/db/                    | src/server/, src/routes/            |
+// | db-below-services      | src/db/                                   | src/services/                       |
+// | core-is-the-floor      | src/core/                                 | anything of ours outside src/core/  |
+// | shared-on-core         | src/shared/                               | ours outside src/shared/, src/core/ |
+// | browser-logic-below-ui | src/browser_logic/                        | src/ui/, src/bundles/               |
+// | ui-below-bundles       | src/ui/                                   | src/bundles/                        |
+// | browser-no-server      | src/ui/, src/bundles/, src/browser_logic/ | src/server/, src/db/, src/services/ |
+// | routes-via-services    | src/routes/                               | src/db/                             |
 //
 // A test (`*_test.ts`) is not a production module: it may import test support (testing/, bench/) and any
-// layer it needs to drive the code under test (src/browser/tracking_test.ts submits through
-// ui/lead/lead_form.ts); the rules bind what `deno task start` and the client bundle load. Developer scripts
+// layer it needs to drive the code under test (src/browser_logic/tracking_test.ts submits through
+// ui/lead/lead_form.ts); the rules bind what `deno task start` and the browser bundles load. Developer scripts
 // that build the test app on purpose are listed in DEV_TOOLS below, each with its reason.
 import assert from "node:assert/strict";
 import { dirname, join, normalize } from "node:path";
@@ -61,11 +61,15 @@ export const RULES: Rule[] = [
     applies: under("src/shared/"),
     forbids: (target) => !under("src/shared/", "src/core/")(target),
   },
-  { name: "browser-below-ui", applies: under("src/browser/"), forbids: under("src/ui/", "src/client/") },
-  { name: "ui-below-client", applies: under("src/ui/"), forbids: under("src/client/") },
+  {
+    name: "browser-logic-below-ui",
+    applies: under("src/browser_logic/"),
+    forbids: under("src/ui/", "src/bundles/"),
+  },
+  { name: "ui-below-bundles", applies: under("src/ui/"), forbids: under("src/bundles/") },
   {
     name: "browser-no-server",
-    applies: under("src/ui/", "src/client/", "src/browser/"),
+    applies: under("src/ui/", "src/bundles/", "src/browser_logic/"),
     forbids: under("src/server/", "src/db/", "src/services/"),
   },
   { name: "routes-via-services", applies: under("src/routes/"), forbids: under("src/db/") },
@@ -130,7 +134,9 @@ Deno.test("layers: every import points the way the layer table allows", async ()
   const modules = await readModules();
   // The reader sees what it must: the entry's own imports, and the modules of every layer the rules name.
   assert.ok(modules.get("src/main.ts")?.includes("./app.ts"), "src/main.ts imports ./app.ts");
-  for (const dir of ["core", "shared", "db", "services", "server", "routes", "browser", "ui", "client"]) {
+  for (
+    const dir of ["core", "shared", "db", "services", "server", "routes", "browser_logic", "ui", "bundles"]
+  ) {
     assert.ok(
       [...modules.keys()].some((f) => f.startsWith(`src/${dir}/`) && !isTest(f)),
       `modules in src/${dir}/`,
@@ -145,7 +151,7 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     'import { a } from "../server/a.ts";',
     'import type {\n  B,\n  C,\n} from "../routes/b.ts";',
     'export { d } from "../../testing/d.ts";',
-    'import "../client/e.ts";',
+    'import "../bundles/e.ts";',
     'const f = await import("../../bench/f.ts");',
     'import * as g from "npm:zod";',
   ].join("\n");
@@ -154,7 +160,7 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     "../routes/b.ts",
     "../../testing/d.ts",
     "npm:zod",
-    "../client/e.ts",
+    "../bundles/e.ts",
     "../../bench/f.ts",
   ]);
   const bad = new Map<string, string[]>([
@@ -162,21 +168,21 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     ["src/db/x.ts", ["../services/a.ts"]],
     ["src/core/x.ts", ["../shared/a.ts", "./ok.ts"]],
     ["src/shared/x.ts", ["../services/a.ts", "../core/ok.ts", "./ok.ts"]],
-    ["src/browser/x.ts", ["../ui/a.ts", "../client/b.ts"]],
-    ["src/ui/x.tsx", ["../client/a.ts", "../browser/ok.ts"]],
+    ["src/browser_logic/x.ts", ["../ui/a.ts", "../bundles/b.ts"]],
+    ["src/ui/x.tsx", ["../bundles/a.ts", "../browser_logic/ok.ts"]],
     ["src/ui/admin/y.tsx", [
       "../../server/a.ts",
       "../../db/b.ts",
       "../../services/c.ts",
       "../../shared/ok.ts",
     ]],
-    ["src/client/y.ts", ["../db/a.ts", "../ui/ok.tsx"]],
-    ["src/browser/y.ts", ["../services/a.ts", "../server/b.ts"]],
+    ["src/bundles/y.ts", ["../db/a.ts", "../ui/ok.tsx"]],
+    ["src/browser_logic/y.ts", ["../services/a.ts", "../server/b.ts"]],
     ["src/routes/api/y.ts", ["../../db/a.ts", "../../services/ok.ts", "../../server/ok.ts"]],
     ["src/routes/y.ts", ["../db/migrate.ts"]],
     ["scripts/x.ts", ["../bench/a.ts"]],
     ["scripts/routes.ts", ["../testing/app.ts"]],
-    ["src/ui/x_test.ts", ["../client/a.ts", "../../testing/app.ts"]],
+    ["src/ui/x_test.ts", ["../bundles/a.ts", "../../testing/app.ts"]],
   ]);
   assert.deepEqual(violations(bad), [
     'src/services/x.ts: import "../server/a.ts" (services-below-http)',
@@ -185,15 +191,15 @@ Deno.test("layers: the reader finds every kind of import, and each rule fires", 
     'src/db/x.ts: import "../services/a.ts" (db-below-services)',
     'src/core/x.ts: import "../shared/a.ts" (core-is-the-floor)',
     'src/shared/x.ts: import "../services/a.ts" (shared-on-core)',
-    'src/browser/x.ts: import "../ui/a.ts" (browser-below-ui)',
-    'src/browser/x.ts: import "../client/b.ts" (browser-below-ui)',
-    'src/ui/x.tsx: import "../client/a.ts" (ui-below-client)',
+    'src/browser_logic/x.ts: import "../ui/a.ts" (browser-logic-below-ui)',
+    'src/browser_logic/x.ts: import "../bundles/b.ts" (browser-logic-below-ui)',
+    'src/ui/x.tsx: import "../bundles/a.ts" (ui-below-bundles)',
     'src/ui/admin/y.tsx: import "../../server/a.ts" (browser-no-server)',
     'src/ui/admin/y.tsx: import "../../db/b.ts" (browser-no-server)',
     'src/ui/admin/y.tsx: import "../../services/c.ts" (browser-no-server)',
-    'src/client/y.ts: import "../db/a.ts" (browser-no-server)',
-    'src/browser/y.ts: import "../services/a.ts" (browser-no-server)',
-    'src/browser/y.ts: import "../server/b.ts" (browser-no-server)',
+    'src/bundles/y.ts: import "../db/a.ts" (browser-no-server)',
+    'src/browser_logic/y.ts: import "../services/a.ts" (browser-no-server)',
+    'src/browser_logic/y.ts: import "../server/b.ts" (browser-no-server)',
     'src/routes/api/y.ts: import "../../db/a.ts" (routes-via-services)',
     'src/routes/y.ts: import "../db/migrate.ts" (routes-via-services)',
     'scripts/x.ts: import "../bench/a.ts" (no-test-code)',

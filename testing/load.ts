@@ -1,5 +1,5 @@
 // Load for fault tests: simulated browsers sending tracking events and leads to a real server, recording every
-// answer. Lead browsers behave like src/browser/lead_outbox.ts: a lead that was not accepted stays in the
+// answer. Lead browsers behave like src/browser_logic/lead_outbox.ts: a lead that was not accepted stays in the
 // browser's outbox and is sent again later with the same idempotency key.
 
 export const LOAD_ORIGIN = "http://localhost:8000"; // PUBLIC_ORIGIN the server under test is given

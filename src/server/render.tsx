@@ -189,7 +189,7 @@ function publicConfig(deps: AppDeps): PublicConfig {
 function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   const i18n = i18nFor(deps, lang, page, PAGE_NAMESPACES[page]);
   const isAdmin = page === "admin";
-  // Every public page loads the same small bootstrap (src/client/entries/site.ts); islands load on demand.
+  // Every public page loads the same small bootstrap (src/bundles/entries/site.ts); islands load on demand.
   const entry = deps.assets.entry(isAdmin ? "admin" : "site");
   const styles = deps.assets.entry("styles").css;
   const pageStyles = isAdmin ? entry.css : [...styles, ...entry.css]; // the admin bundle carries its own base.css

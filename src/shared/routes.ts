@@ -51,7 +51,7 @@ export const QUERY_SLOT = `queryslot${Math.random().toString(36).slice(2)}${Date
 
 /**
  * The language switch's link to a page. The section the visitor is reading goes along as the anchor
- * (src/client/header.ts): a section's anchor is the same in every language (`/pt-br/#precos`,
+ * (src/bundles/header.ts): a section's anchor is the same in every language (`/pt-br/#precos`,
  * `/en/#precos`), so it is carried over as is.
  */
 export function switchPath(page: PageId, lang: Lang): string {

@@ -33,7 +33,7 @@ export interface DocumentProps {
 
 /**
  * Without JavaScript the header still works: the phone menu opens while its button has focus and stays while the pointer or focus is in it,
- * and the integrations list shows on hover or focus (with JavaScript, src/client/header.ts does this with the
+ * and the integrations list shows on hover or focus (with JavaScript, src/bundles/header.ts does this with the
  * timings of docs/PRODUCT.md, _Timings_).
  */
 const NO_SCRIPT_CSS = ".site-nav:focus-within,.site-nav:hover,.menu-toggle:focus+.site-nav{display:flex}" +

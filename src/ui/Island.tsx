@@ -1,12 +1,12 @@
 import type { ReactNode } from "react";
 
-/** When the browser loads an island's code: see the table in src/client/islands.ts. */
+/** When the browser loads an island's code: see the table in src/bundles/islands.ts. */
 export type IslandTrigger = "visible" | "interaction" | "idle";
 
 /**
  * The marker around an island's server output: its name, its props (JSON: what it needs, translated
  * strings included, never the whole locale bundle) and when to load it. The bootstrap's island loader
- * (src/client/islands.ts) finds markers and hydrates each one on its own root when its trigger fires.
+ * (src/bundles/islands.ts) finds markers and hydrates each one on its own root when its trigger fires.
  * `display: contents` (styles): the marker itself takes no box, so the page lays out as without it.
  */
 export function Island(

@@ -1,6 +1,6 @@
 // A plan tap that comes before the bootstrap runs (on a slow phone the page is readable seconds before its
 // scripts are): this inline handler holds it instead of letting the link leave for the checkout without a
-// lead. It marks the button pressed and keeps it for the bootstrap (src/client/lead.ts), which opens the lead
+// lead. It marks the button pressed and keeps it for the bootstrap (src/bundles/lead.ts), which opens the lead
 // dialog for it as soon as it runs. If no bootstrap comes within EARLY_TAP_WAIT_MS (a script that failed to
 // load), the link is followed after all: /go/checkout still counts the click and carries the visit's origin.
 // Once the bootstrap has set `data-lead-buttons`, it steps aside. It runs at the end of the body, in the

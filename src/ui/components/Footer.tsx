@@ -5,7 +5,7 @@ import { SITE } from "../../site.ts";
 import { track } from "../site/track.ts";
 import { Logo } from "../site/Logo.tsx";
 import { usePublicConfig } from "../public_config.ts";
-import { hasThirdParties } from "../../browser/consent.ts";
+import { hasThirdParties } from "../../browser_logic/consent.ts";
 
 const SOCIAL = [
   ["instagram", "Instagram"],

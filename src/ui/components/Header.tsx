@@ -8,7 +8,7 @@ import { Logo } from "../site/Logo.tsx";
 import { Tooltip } from "../site/Tooltip.tsx";
 
 /** Site header: logo, navigation, integrations dropdown, language selector, call to action. Server-rendered
- * as it first shows; the bootstrap's header code (src/client/header.ts) opens the menu and the dropdown. */
+ * as it first shows; the bootstrap's header code (src/bundles/header.ts) opens the menu and the dropdown. */
 export function Header({ lang, page }: { lang: Lang; page: PageId }) {
   const { t } = useTranslation("common");
   const nav = (label: string) => anchorLink("cta_click", "navigation", label);

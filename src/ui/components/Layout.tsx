@@ -7,7 +7,7 @@ import { PHONE_BAR_PAGES, PhoneBar } from "./PhoneBar.tsx";
 import { ConsentBanner } from "../lead/ConsentBanner.tsx";
 import { flatten } from "../lead/strings.ts";
 import { usePublicConfig } from "../public_config.ts";
-import { hasThirdParties } from "../../browser/consent.ts";
+import { hasThirdParties } from "../../browser_logic/consent.ts";
 import type { Lang } from "../../shared/languages.ts";
 import type { PageId } from "../../shared/routes.ts";
 

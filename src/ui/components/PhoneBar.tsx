@@ -12,7 +12,7 @@ export const PHONE_BAR_PAGES: readonly PageId[] = ["home", "pipefy", "trello", "
  * The phone's shortcut bar: "talk on WhatsApp" (with the page's own prefilled text) and "see the plans".
  * Server-rendered and fixed to the bottom of narrow screens, with its height reserved at the end of the page
  * by the empty block before it (phone.css), so it never shifts anything; it shows once the hero has scrolled
- * away (src/client/phone_bar.ts) and hides while the lead dialog, the consent banner, the phone menu or a form
+ * away (src/bundles/phone_bar.ts) and hides while the lead dialog, the consent banner, the phone menu or a form
  * field is in use.
  */
 export function PhoneBar({ lang, page }: { lang: Lang; page: PageId }) {

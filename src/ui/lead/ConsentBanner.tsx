@@ -1,6 +1,6 @@
 // LGPD consent banner for the Meta pixel and the tag manager (CONSENT_MODE=opt-in). Rendered hidden by the
 // server (which cannot know a stored choice); the bootstrap shows it when no choice is stored, and again
-// from the footer's privacy-preferences button (src/client/consent_banner.ts).
+// from the footer's privacy-preferences button (src/bundles/consent_banner.ts).
 import { useTranslation } from "react-i18next";
 import type { Lang } from "../../shared/languages.ts";
 import { pagePath } from "../../shared/routes.ts";

@@ -1,5 +1,5 @@
 // The lead-capture dialog (docs/PRODUCT.md, _Lead modal_), server-rendered closed on every public page. A few
-// KB of plain DOM script drive it (src/client/lead_dialog.ts): no React in the browser, so a plan tap on a
+// KB of plain DOM script drive it (src/bundles/lead_dialog.ts): no React in the browser, so a plan tap on a
 // slow phone opens it at once (docs/PERFORMANCE.md, "The plan tap"). The texts that change with the button
 // (title, description, privacy line) and the validation messages travel in `data-strings`.
 import { pagePath } from "../../shared/routes.ts";

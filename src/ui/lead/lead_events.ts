@@ -3,7 +3,7 @@ export type LeadIntent =
   | { kind: "plan"; planKey: "micro" | "pro" | "premium"; planName: string; checkoutUrl: string }
   | { kind: "specialist"; checkoutUrl: string };
 
-/** `data-lead`: marks a pricing link as opening the lead modal with this intent (read by src/client/lead.ts). */
+/** `data-lead`: marks a pricing link as opening the lead modal with this intent (read by src/bundles/lead.ts). */
 export function leadButton(intent: LeadIntent): { "data-lead": string } {
   return { "data-lead": JSON.stringify(intent) };
 }

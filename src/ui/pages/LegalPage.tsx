@@ -17,7 +17,7 @@ export default function LegalPage({ lang, page }: PageProps) {
   const sections = t(`${doc}.sections`, { returnObjects: true }) as LegalSection[];
   return (
     <Layout lang={lang} page={page}>
-      {/* data-scroll-top: opens at its top, no earlier scroll position restored (src/client/site.ts). */}
+      {/* data-scroll-top: opens at its top, no earlier scroll position restored (src/bundles/site.ts). */}
       <article className="container narrow section legal" aria-labelledby="legal-title" data-scroll-top="">
         <header className="legal-header">
           <h1 id="legal-title">{t(`${doc}.meta.title`)}</h1>

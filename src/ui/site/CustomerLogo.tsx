@@ -13,7 +13,7 @@ export function tileColor(name: string): string {
 
 /**
  * A customer's mark (a square emblem; the name is printed once, as text, under it). It is decorative: the
- * name beside it already says whose it is. When the image fails, src/client/islands/logos.ts puts a
+ * name beside it already says whose it is. When the image fails, src/bundles/islands/logos.ts puts a
  * coloured tile with the name's initials (carried here as data) in its place, at the same size.
  */
 export function CustomerLogo({ name, src }: { name: string; src: string }) {

@@ -3,7 +3,7 @@ import { Icon } from "./Icon.tsx";
 
 /**
  * Questions and answers as `details`/`summary`: they open and close without JavaScript. The shared `name`
- * keeps one open at a time where the browser knows it; src/client/faq.ts does the same elsewhere.
+ * keeps one open at a time where the browser knows it; src/bundles/faq.ts does the same elsewhere.
  */
 export function Faq({ items, numbered = false }: { items: { q: string; a: string }[]; numbered?: boolean }) {
   const base = useId();

@@ -11,7 +11,7 @@ import { InfoTip } from "./Tooltip.tsx";
  * The pricing section (anchor `precos`), shared by the home and Trello pages. A plan button is a link to
  * /go/checkout (src/routes/go.ts: counts the click, carries the visit's origin to the plan's checkout), which
  * is where it leads without JavaScript; the specialist's goes to WhatsApp. With JavaScript, the bootstrap
- * makes them buttons that open the lead dialog first (src/client/lead.ts).
+ * makes them buttons that open the lead dialog first (src/bundles/lead.ts).
  */
 export function PricingSection({ lang, page = "home" }: { lang: Lang; page?: "home" | "trello" }) {
   const { t } = useTranslation("home");

@@ -5,7 +5,7 @@ import { Icon } from "./Icon.tsx";
  * A small text shown next to its trigger on hover (mouse or pen) or keyboard focus. The trigger (one
  * element: a button or a link) is described by the text (`aria-describedby`), which stays in the page
  * while hidden so assistive technology reads it at once. Server-rendered closed; the bootstrap's tooltip
- * code (src/client/tooltips.ts) opens and closes it with the delays of docs/PRODUCT.md, _Timings_.
+ * code (src/bundles/tooltips.ts) opens and closes it with the delays of docs/PRODUCT.md, _Timings_.
  */
 export function Tooltip(
   { text, children, lang, placement = "top" }: {

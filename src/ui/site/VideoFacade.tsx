@@ -6,7 +6,7 @@ import { Icon } from "./Icon.tsx";
 
 /**
  * A light stand-in for a YouTube player: a styled poster and a play button. The privacy-enhanced player
- * (youtube-nocookie) loads only when the visitor asks for it (src/client/islands/video.ts swaps it in), so
+ * (youtube-nocookie) loads only when the visitor asks for it (src/bundles/islands/video.ts swaps it in), so
  * the page never waits on YouTube and still looks complete when YouTube is unreachable.
  */
 export function VideoFacade(

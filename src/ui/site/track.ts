@@ -1,5 +1,5 @@
 // Click tracking and in-page anchors without hydration: the server writes what a click means as data
-// attributes, and the bootstrap's one delegated click listener (src/client/clicks.ts) acts on them.
+// attributes, and the bootstrap's one delegated click listener (src/bundles/clicks.ts) acts on them.
 
 /**
  * `data-track`: the analytics event (name, category, label) a click on this element pushes (docs/PRODUCT.md,

@@ -1,6 +1,6 @@
 // The lead dialog's behaviour, in plain DOM over the server's markup (src/ui/lead/LeadDialog.tsx). A chunk of
 // its own (about 3 KB gzip), fetched when the plans come near the screen or on the first touch anywhere
-// (src/client/lead.ts), so it is in the browser before a plan tap on a slow phone.
+// (src/bundles/lead.ts), so it is in the browser before a plan tap on a slow phone.
 //
 // Why not React (measured with bench/slow_phone.ts, 400 kbps, 400 ms RTT, CPU 4×, docs/PERFORMANCE.md): the
 // React island cost about 64 KB gzip (React DOM, the island, the dialog), over 1.3 s of transfer alone at
@@ -8,10 +8,10 @@
 // images and font while the visitor reads. This chunk is one twentieth of it and opens the dialog in one
 // frame. What the dialog does is in docs/PRODUCT.md, _Lead modal_: fields, validation keys, texts, the
 // 800/500 ms redirects; e2e/lead_modal_test.ts holds it to that.
-import { trackEvent } from "../browser/data_layer.ts";
-import { currentOrigin, randomId, storedTouch, withUtm } from "../browser/tracking.ts";
-import { deliverLead, keepLead } from "../browser/lead_outbox.ts";
-import { metaEventId, pixelActive } from "../browser/pixel.ts";
+import { trackEvent } from "../browser_logic/data_layer.ts";
+import { currentOrigin, randomId, storedTouch, withUtm } from "../browser_logic/tracking.ts";
+import { deliverLead, keepLead } from "../browser_logic/lead_outbox.ts";
+import { metaEventId, pixelActive } from "../browser_logic/pixel.ts";
 import type { LeadIntent } from "../ui/lead/lead_events.ts";
 import { type Strings, translator } from "../ui/lead/strings.ts";
 import { conversionSource, leadEventData, type LeadFields, validateLead } from "../ui/lead/lead_form.ts";

@@ -1,7 +1,12 @@
 // The LGPD consent banner (ConsentBanner.tsx, rendered hidden where the pixel or tag manager waits for a
 // choice): shown while no choice is stored and from the footer's privacy-preferences button.
 import type { PublicConfig } from "../shared/page_data.ts";
-import { type ConsentChoice, hasThirdParties, storeConsent, storedConsent } from "../browser/consent.ts";
+import {
+  type ConsentChoice,
+  hasThirdParties,
+  storeConsent,
+  storedConsent,
+} from "../browser_logic/consent.ts";
 
 export function startConsentBanner(config: PublicConfig): void {
   const banner = document.querySelector<HTMLElement>(".consent-banner");
@@ -13,8 +18,9 @@ export function startConsentBanner(config: PublicConfig): void {
     const before = storedConsent();
     storeConsent(choice);
     banner.hidden = true;
-    if (choice === "granted") void import("../browser/pixel.ts").then((m) => m.startThirdParties(config));
-    // Scripts already running cannot be unloaded: a reload starts the page without them.
+    if (choice === "granted") {
+      void import("../browser_logic/pixel.ts").then((m) => m.startThirdParties(config));
+    } // Scripts already running cannot be unloaded: a reload starts the page without them.
     else if (before === "granted" && "fbq" in globalThis) location.reload();
   };
   document.addEventListener("click", (event) => {

@@ -2,9 +2,9 @@
 // page comes back from the back/forward cache), the engagement beacon (visible time, sent on hide), re-sending
 // leads that waited in the outbox, and the third-party scripts when configured and allowed.
 import type { PublicConfig } from "../shared/page_data.ts";
-import { captureTouch, captureUtm, trackEngagement, trackVisit } from "../browser/tracking.ts";
-import { flushLeadOutbox } from "../browser/lead_outbox.ts";
-import { hasThirdParties, thirdPartiesAllowed } from "../browser/consent.ts";
+import { captureTouch, captureUtm, trackEngagement, trackVisit } from "../browser_logic/tracking.ts";
+import { flushLeadOutbox } from "../browser_logic/lead_outbox.ts";
+import { hasThirdParties, thirdPartiesAllowed } from "../browser_logic/consent.ts";
 
 let started = false;
 
@@ -28,7 +28,7 @@ export function startTracking(config: PublicConfig, { visit = true } = {}): void
   }
   // Loaded on demand: pages without a pixel or tag manager (or without consent) never download this code.
   const thirdParties = hasThirdParties(config) && thirdPartiesAllowed(config)
-    ? import("../browser/pixel.ts").then((m) => m.startThirdParties(config))
+    ? import("../browser_logic/pixel.ts").then((m) => m.startThirdParties(config))
     : Promise.resolve();
   // A lead delivered from the outbox sends its pixel event too, so the pixel starts first.
   const flush = () => void thirdParties.catch(() => {}).then(() => flushLeadOutbox());

@@ -5,7 +5,7 @@ import "../../ui/admin/system.css";
 import { hydrateRoot } from "react-dom/client";
 import AdminApp from "../../ui/admin/AdminApp.tsx";
 import { setAnalyticsTimeZone } from "../../ui/admin/format.ts";
-import { pageConfig } from "../../browser/page_config.ts";
+import { pageConfig } from "../../browser_logic/page_config.ts";
 
 setAnalyticsTimeZone(pageConfig().analyticsTimeZone);
 

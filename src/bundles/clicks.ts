@@ -1,8 +1,8 @@
 // One delegated click listener for what the server wrote as data (src/ui/site/track.ts): analytics events
 // (docs/PRODUCT.md, _What is tracked and when_), WhatsApp clicks and links that scroll in place to an anchor
 // of this page (docs/PRODUCT.md, _Timings_).
-import { trackEvent } from "../browser/data_layer.ts";
-import { randomId, trackWhatsappClick } from "../browser/tracking.ts";
+import { trackEvent } from "../browser_logic/data_layer.ts";
+import { randomId, trackWhatsappClick } from "../browser_logic/tracking.ts";
 import { handleAnchorClick } from "./anchors.ts";
 
 /**
@@ -14,7 +14,7 @@ export const WHATSAPP_SELECTOR =
   'a[href*="//wa.me/"], a[href*="//api.whatsapp.com/"], a[href^="whatsapp:"], [data-whatsapp]';
 
 /**
- * Meta's standard `Contact` event, browser side only. `fbq` exists only once src/browser/pixel.ts started the
+ * Meta's standard `Contact` event, browser side only. `fbq` exists only once src/browser_logic/pixel.ts started the
  * pixel (configured and, under CONSENT_MODE=opt-in, consented); that module is not imported here, so pages
  * without a pixel never load it. No server copy: the server sends Meta only what it can check against its own
  * records (a stored lead), and a click is nothing it can verify.

@@ -1,12 +1,12 @@
 // Pricing buttons: server-rendered as links to /go/checkout (or WhatsApp), which is where they lead without
 // JavaScript. Here they become buttons that answer a tap at once: pressed (aria-busy) in the same frame,
 // the click recorded (analytics event and click source, docs/PRODUCT.md, _What is tracked and when_) and the
-// lead dialog opened as soon as its small chunk is in (src/client/lead_dialog.ts). That chunk is fetched
+// lead dialog opened as soon as its small chunk is in (src/bundles/lead_dialog.ts). That chunk is fetched
 // before anyone taps: when a plan button comes within a screen or two of the viewport, or on the first touch
 // or pointer anywhere (on a phone, the first scroll). A tap that came before this script ran was held by the
 // page's inline handler (src/ui/early_tap.ts) and is answered here.
-import { trackEvent } from "../browser/data_layer.ts";
-import { trackClick } from "../browser/tracking.ts";
+import { trackEvent } from "../browser_logic/data_layer.ts";
+import { trackClick } from "../browser_logic/tracking.ts";
 import { clickSource, type LeadIntent } from "../ui/lead/lead_events.ts";
 import { EARLY_TAP_KEY } from "../ui/early_tap.ts";
 
@@ -21,7 +21,7 @@ let dialogCode: Promise<DialogModule> | undefined;
 export function loadLeadDialog(): Promise<DialogModule> {
   dialogCode ??= Promise.all([
     import("./lead_dialog.ts"),
-    import("../browser/pixel.ts"),
+    import("../browser_logic/pixel.ts"),
     import("../shared/email.ts"),
   ]).then(([m]) => m);
   return dialogCode;
