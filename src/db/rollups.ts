@@ -73,120 +73,104 @@ const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 export const ENTRY_PAGE = "case when entry then split_part(source, '?', 1) end";
 
 /**
- * Rewrites daily_totals from `from` on with the events from from's local midnight to `until`; returns how
- * many days have events.
+ * The one shape of every daily roll-up: deletes `table`'s rows from day `from` on, then runs `insert` (an
+ * insert ... select over the raw rows of the run, $1 from, $2 until, $3 time zone); returns the rows written.
  */
-export async function rollUpTotals(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
-  await db.query("delete from daily_totals where day >= $1::date", [from]);
+async function rewriteDaysFrom(
+  db: Queryable,
+  table: string,
+  insert: string,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query(`delete from ${table} where day >= $1::date`, [from]);
   const rows = await db.query<{ n: number }>(
-    `with ins as (
-       insert into daily_totals (day, visits, unique_visitors, clicks, conversions, whatsapp_clicks)
-       select day, sum(v)::int, sum(u)::int, sum(c)::int, sum(k)::int, sum(w)::int from (
-         select ${LOCAL_DAY} as day, count(*) as v, count(distinct visitor_key) as u, 0 as c, 0 as k, 0 as w
-           from visits where ${SPAN} group by 1
-         union all
-         select ${LOCAL_DAY}, 0, 0, count(*) filter (where kind = 'plan'), 0, count(*) filter (where kind = 'whatsapp')
-           from clicks where ${SPAN} group by 1
-         union all
-         select ${LOCAL_DAY}, 0, 0, 0, count(*), 0 from conversions where ${SPAN} group by 1
-       ) t group by day
-       on conflict (day) do nothing
-       returning 1)
-     select count(*)::int as n from ins`,
+    `with written as (${insert} returning 1) select count(*)::int as n from written`,
     [from, until, tz],
   );
   return rows[0].n;
 }
 
-/**
- * Rewrites daily_visit_ranks from `from` on, up to `until`: visits per UTM source, UTM campaign, page, traffic
- * source and channel, and entries per landing page (migrations/00011); WhatsApp clicks per page (00017).
- */
-export async function rollUpVisitRanks(
-  db: Queryable,
-  from: string,
-  until: Date,
-  tz: string,
-): Promise<number> {
-  await db.query("delete from daily_visit_ranks where day >= $1::date", [from]);
-  // One pass over the raw rows for the three dimensions.
-  const rows = await db.query<{ n: number }>(
-    `with ins as (
-       insert into daily_visit_ranks (day, dimension, key, visits)
-       select day, dimension, key, sum(n)::int from (
-         select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, traffic_source, channel, entry, count(*) as n
-           from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6, 7) t,
-         lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source),
-                         ('source', traffic_source), ('channel', channel),
-                         ('entry_page', ${ENTRY_PAGE}))
-           as d(dimension, key)
-        where key is not null and key <> ''
-        group by day, dimension, key
+/** Rewrites daily_totals (visits, unique visitors, plan and WhatsApp clicks, conversions per day). */
+export function rollUpTotals(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  return rewriteDaysFrom(
+    db,
+    "daily_totals",
+    `insert into daily_totals (day, visits, unique_visitors, clicks, conversions, whatsapp_clicks)
+     select day, sum(v)::int, sum(u)::int, sum(c)::int, sum(k)::int, sum(w)::int from (
+       select ${LOCAL_DAY} as day, count(*) as v, count(distinct visitor_key) as u, 0 as c, 0 as k, 0 as w
+         from visits where ${SPAN} group by 1
        union all
-       -- WhatsApp clicks per page (migrations/00017): \`visits\` holds clicks under this dimension.
-       select ${LOCAL_DAY}, 'whatsapp_page', source, count(*)::int from clicks
-        where ${SPAN} and kind = 'whatsapp' and source <> '' group by 1, 3
-       on conflict (day, dimension, key) do nothing
-       returning 1)
-     select count(*)::int as n from ins`,
-    [from, until, tz],
+       select ${LOCAL_DAY}, 0, 0, count(*) filter (where kind = 'plan'), 0, count(*) filter (where kind = 'whatsapp')
+         from clicks where ${SPAN} group by 1
+       union all
+       select ${LOCAL_DAY}, 0, 0, 0, count(*), 0 from conversions where ${SPAN} group by 1
+     ) t group by day
+     on conflict (day) do nothing`,
+    from,
+    until,
+    tz,
   );
-  return rows[0].n;
 }
 
 /**
- * Rewrites daily_source_actions (plan clicks, conversions and WhatsApp clicks per UTM source, '' for none) from
- * `from` on.
+ * Rewrites daily_visit_ranks: visits per UTM source, UTM campaign, page, traffic source and channel, and
+ * entries per landing page (migrations/00011); WhatsApp clicks per page (00017).
  */
-export async function rollUpSourceActions(
+export function rollUpVisitRanks(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  // One pass over the raw rows for every dimension.
+  return rewriteDaysFrom(
+    db,
+    "daily_visit_ranks",
+    `insert into daily_visit_ranks (day, dimension, key, visits)
+     select day, dimension, key, sum(n)::int from (
+       select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, traffic_source, channel, entry, count(*) as n
+         from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6, 7) t,
+       lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source),
+                       ('source', traffic_source), ('channel', channel),
+                       ('entry_page', ${ENTRY_PAGE}))
+         as d(dimension, key)
+      where key is not null and key <> ''
+      group by day, dimension, key
+     union all
+     -- WhatsApp clicks per page (migrations/00017): \`visits\` holds clicks under this dimension.
+     select ${LOCAL_DAY}, 'whatsapp_page', source, count(*)::int from clicks
+      where ${SPAN} and kind = 'whatsapp' and source <> '' group by 1, 3
+     on conflict (day, dimension, key) do nothing`,
+    from,
+    until,
+    tz,
+  );
+}
+
+/**
+ * Rewrites one table of actions per day and key: plan clicks, conversions and WhatsApp clicks per UTM source
+ * (daily_source_actions, '' for none) or per channel (daily_channel_actions, events without one left out).
+ */
+export function rollUpActions(
+  by: "utm_source" | "channel",
   db: Queryable,
   from: string,
   until: Date,
   tz: string,
 ): Promise<number> {
-  await db.query("delete from daily_source_actions where day >= $1::date", [from]);
-  const rows = await db.query<{ n: number }>(
-    `with ins as (
-       insert into daily_source_actions (day, utm_source, clicks, conversions, whatsapp_clicks)
-       select day, s, sum(c)::int, sum(k)::int, sum(w)::int from (
-         select ${LOCAL_DAY} as day, coalesce(utm_source, '') as s, (kind = 'plan')::int as c, 0 as k,
-                (kind = 'whatsapp')::int as w
-           from clicks where ${SPAN}
-         union all
-         select ${LOCAL_DAY}, coalesce(utm_source, ''), 0, 1, 0 from conversions where ${SPAN}
-       ) t group by day, s
-       on conflict (day, utm_source) do nothing
-       returning 1)
-     select count(*)::int as n from ins`,
-    [from, until, tz],
+  const [table, key, where] = by === "utm_source"
+    ? ["daily_source_actions", "coalesce(utm_source, '')", ""]
+    : ["daily_channel_actions", "channel", "and channel is not null"];
+  return rewriteDaysFrom(
+    db,
+    table,
+    `insert into ${table} (day, ${by}, clicks, conversions, whatsapp_clicks)
+     select day, k, sum(c)::int, sum(n)::int, sum(w)::int from (
+       select ${LOCAL_DAY} as day, ${key} as k, (kind = 'plan')::int as c, 0 as n, (kind = 'whatsapp')::int as w
+         from clicks where ${SPAN} ${where}
+       union all
+       select ${LOCAL_DAY}, ${key}, 0, 1, 0 from conversions where ${SPAN} ${where}
+     ) t group by day, k
+     on conflict (day, ${by}) do nothing`,
+    from,
+    until,
+    tz,
   );
-  return rows[0].n;
-}
-
-/**
- * Rewrites daily_channel_actions (plan clicks, conversions and WhatsApp clicks per channel; events without one are
- * left out).
- */
-export async function rollUpChannelActions(
-  db: Queryable,
-  from: string,
-  until: Date,
-  tz: string,
-): Promise<number> {
-  await db.query("delete from daily_channel_actions where day >= $1::date", [from]);
-  const rows = await db.query<{ n: number }>(
-    `with ins as (
-       insert into daily_channel_actions (day, channel, clicks, conversions, whatsapp_clicks)
-       select day, channel, sum(c)::int, sum(k)::int, sum(w)::int from (
-         select ${LOCAL_DAY} as day, channel, (kind = 'plan')::int as c, 0 as k, (kind = 'whatsapp')::int as w
-           from clicks where ${SPAN} and channel is not null
-         union all
-         select ${LOCAL_DAY}, channel, 0, 1, 0 from conversions where ${SPAN} and channel is not null
-       ) t group by day, channel
-       on conflict (day, channel) do nothing
-       returning 1)
-     select count(*)::int as n from ins`,
-    [from, until, tz],
-  );
-  return rows[0].n;
 }

@@ -5,8 +5,7 @@ import { ANALYTICS_LOCK } from "../db/job_locks.ts";
 import { rollUpAudience } from "../db/audience.ts";
 import {
   earliestRawDay,
-  rollUpChannelActions,
-  rollUpSourceActions,
+  rollUpActions,
   rollupState,
   rollUpTotals,
   rollUpVisitRanks,
@@ -73,8 +72,8 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await roomForRollups(tx);
     report.days = await rollUpTotals(tx, from, until, timeZone);
     report.rankRows = await rollUpVisitRanks(tx, from, until, timeZone);
-    report.sourceRows = await rollUpSourceActions(tx, from, until, timeZone);
-    report.channelRows = await rollUpChannelActions(tx, from, until, timeZone);
+    report.sourceRows = await rollUpActions("utm_source", tx, from, until, timeZone);
+    report.channelRows = await rollUpActions("channel", tx, from, until, timeZone);
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
