@@ -9,7 +9,6 @@
 // the daily uniques (00005).
 import { type DailyCount, type DayRange } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
-import { ENTRY_PAGE } from "./rollups.ts";
 
 export type { DailyCount, DayRange };
 
@@ -150,79 +149,6 @@ export async function allTimeClicksAndConversions(
   return rows[0];
 }
 
-export interface RankItem {
-  key: string;
-  visits: number;
-}
-
-// Ties are broken by the key so the order is stable from one request to the next. `rolledKey` maps a
-// roll-up key (`key`) the way `column` maps a raw row.
-const RANKING = (column: string, dimension: string, rolledKey = "key") =>
-  `with ${SPLIT}
-   select key, sum(n)::int as visits from (
-     select ${column} as key, count(*) as n from visits, b
-      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1
-     union all
-     select ${rolledKey}, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
-   ) t group by key order by visits desc, key asc limit $4`;
-
-// The top $4 keys of the days from $5 to $2, each with its visits on the days from $1 to $6 (the comparison
-// range, which ends before $5): one pass over the days from $1 to $2.
-const RANKING_WITH_PREVIOUS = (column: string, dimension: string) =>
-  `with ${SPLIT}
-   select key, (sum(n) filter (where d >= $5::date))::int as visits,
-          coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
-     select ${column} as key, (occurred_at at time zone $3)::date as d, count(*) as n from visits, b
-      where ${RAW("occurred_at")} and ${column} is not null and ${column} <> '' group by 1, 2
-     union all
-     select key, day, visits from daily_visit_ranks, b where ${ROLLED} and dimension = '${dimension}'
-   ) t group by key having sum(n) filter (where d >= $5::date) > 0
-   order by visits desc, key asc limit $4`;
-
-/** The added rankings (migrations/00011; docs/ANALYTICS.md, _Filters_): raw column and roll-up dimension. */
-const RANKED = {
-  source: ["traffic_source", "source"],
-  channel: ["channel", "channel"],
-  entry_page: [ENTRY_PAGE, "entry_page"],
-} as const;
-export type Ranked = keyof typeof RANKED;
-
-/** Most visited traffic sources (UTM or referrer), channels, or landing pages (entries) in the range. */
-export async function topRanked(
-  db: Queryable,
-  ranked: Ranked,
-  range: DayRange,
-  tz: string,
-  limit: number,
-): Promise<RankItem[]> {
-  const [column, dimension] = RANKED[ranked];
-  return await db.query<RankItem>(RANKING(column, dimension), [range.start, range.end, tz, limit]);
-}
-
-export interface RankItemWithPrevious extends RankItem {
-  previousVisits: number;
-}
-
-/** The top items of a ranking in the range, each with its visits in `previous` (days before the range). */
-export async function topRankedWithPrevious(
-  db: Queryable,
-  ranked: Ranked,
-  range: DayRange,
-  previous: DayRange,
-  tz: string,
-  limit: number,
-): Promise<RankItemWithPrevious[]> {
-  const [column, dimension] = RANKED[ranked];
-  return await db.query<RankItemWithPrevious>(RANKING_WITH_PREVIOUS(column, dimension), [
-    previous.start,
-    range.end,
-    tz,
-    limit,
-    range.start,
-    previous.end,
-  ]);
-}
-
 export interface ChannelActions {
   channel: string;
   clicks: number;
@@ -253,106 +179,6 @@ export async function leadsByChannel(
       where ${BOUNDS("submitted_at")} and last_channel is not null group by 1`,
     [range.start, range.end, tz],
   );
-}
-
-/** Most visited UTM sources in the range. */
-export async function topUtmSources(
-  db: Queryable,
-  range: DayRange,
-  tz: string,
-  limit: number,
-): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("utm_source", "utm_source"), [range.start, range.end, tz, limit]);
-}
-
-/** Most visited UTM campaigns in the range. */
-export async function topUtmCampaigns(
-  db: Queryable,
-  range: DayRange,
-  tz: string,
-  limit: number,
-): Promise<RankItem[]> {
-  return await db.query<RankItem>(RANKING("utm_campaign", "utm_campaign"), [
-    range.start,
-    range.end,
-    tz,
-    limit,
-  ]);
-}
-
-/**
- * Most visited pages in the range: their page keys (path plus query without click ids, src/shared/page_key.ts),
- * or with `byPath` their paths alone.
- */
-export async function topPages(
-  db: Queryable,
-  range: DayRange,
-  tz: string,
-  limit: number,
-  byPath = false,
-): Promise<RankItem[]> {
-  const sql = byPath
-    ? RANKING("split_part(source, '?', 1)", "page", "split_part(key, '?', 1)")
-    : RANKING("source", "page");
-  return await db.query<RankItem>(sql, [range.start, range.end, tz, limit]);
-}
-
-/** One page of a full ranking: rows `offset` to `offset + limit`, of the keys containing `search` (any case). */
-export interface RankPage {
-  limit: number;
-  offset: number;
-  search?: string;
-}
-
-/** The rankings a page of can be read (RANKED's, the UTM ones and pages by key or by path). */
-export type PagedRanking = Ranked | "utm_source" | "utm_campaign" | "page" | "page_path";
-
-const PAGED: Record<Exclude<PagedRanking, Ranked>, [string, string, string?]> = {
-  utm_source: ["utm_source", "utm_source"],
-  utm_campaign: ["utm_campaign", "utm_campaign"],
-  page: ["source", "page"],
-  page_path: ["split_part(source, '?', 1)", "page", "split_part(key, '?', 1)"],
-};
-
-/**
- * One page of a whole ranking in the range (with `previous`, each key's visits in those days too, as
- * topRankedWithPrevious), and how many keys match in all: the ranking's own statement with no limit
- * (`limit null`), narrowed and paged around it, so the order and counts are the top 10's.
- */
-export async function rankingPage(
-  db: Queryable,
-  ranking: PagedRanking,
-  range: DayRange,
-  tz: string,
-  page: RankPage,
-  previous?: DayRange,
-): Promise<{ items: (RankItem & { previousVisits?: number })[]; total: number }> {
-  let sql: string;
-  let params: unknown[];
-  if (previous && ranking in RANKED) {
-    const [column, dimension] = RANKED[ranking as Ranked];
-    sql = RANKING_WITH_PREVIOUS(column, dimension);
-    params = [previous.start, range.end, tz, null, range.start, previous.end];
-  } else {
-    const [column, dimension, rolledKey] = ranking in RANKED
-      ? RANKED[ranking as Ranked]
-      : PAGED[ranking as Exclude<PagedRanking, Ranked>];
-    sql = RANKING(column, dimension, rolledKey);
-    params = [range.start, range.end, tz, null];
-  }
-  const n = params.length;
-  const paged = (limit: number, offset: number) =>
-    db.query<RankItem & { previousVisits?: number; total: number }>(
-      `select *, count(*) over ()::int as total from (${sql}) r
-        where $${n + 1}::text is null or strpos(lower(key), lower($${n + 1}::text)) > 0
-        order by visits desc, key asc limit $${n + 2} offset $${n + 3}`,
-      [...params, page.search || null, limit, offset],
-    );
-  let rows = await paged(page.limit, page.offset);
-  // A page past the last still says how many there are.
-  const total = rows.length > 0 ? rows[0].total : page.offset > 0 ? ((await paged(1, 0))[0]?.total ?? 0) : 0;
-  rows = rows.map(({ total: _, ...r }) => r as typeof rows[number]);
-  return { items: rows, total };
 }
 
 export interface SourceConversion {

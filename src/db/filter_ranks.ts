@@ -5,37 +5,22 @@
 // SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
 // count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
-import type { DayRange, RankItem, RankItemWithPrevious } from "./dashboard_queries.ts";
-import { SPLIT } from "./dashboard_queries.ts";
-import { ENTRY_PAGE } from "./rollups.ts";
-import { filteredRanking, filteredRankingWithPrevious, RANK_COLUMNS, type RankColumn } from "./filtered.ts";
+import { type DayRange, SPLIT } from "./dashboard_queries.ts";
+import {
+  type Ranking,
+  RANKINGS,
+  type RankItem,
+  type RankItemWithPrevious,
+  ROLLED_DIMENSIONS,
+  rolledOf,
+} from "./rankings.ts";
+import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
 import type { Filters } from "../shared/filters.ts";
 
 // $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
 const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
 const LOCAL_DAY = "(occurred_at at time zone $3)::date";
-
-/** The ranking keys rolled up (roll-up dimension, raw expression); page_path is read from the page rows. */
-const DIMENSIONS: [string, string][] = [
-  ["utm_source", "utm_source"],
-  ["utm_campaign", "utm_campaign"],
-  ["page", "source"],
-  ["source", "traffic_source"],
-  ["channel", "channel"],
-  ["entry_page", ENTRY_PAGE],
-];
-
-/** Each rankable column's roll-up dimension and how a roll-up key maps to the ranking's key. */
-const ROLLED_RANKS: Partial<Record<RankColumn, { dimension: string; key: string }>> = {
-  utm_source: { dimension: "utm_source", key: "key" },
-  utm_campaign: { dimension: "utm_campaign", key: "key" },
-  page: { dimension: "page", key: "key" },
-  page_path: { dimension: "page", key: "split_part(key, '?', 1)" },
-  source: { dimension: "source", key: "key" },
-  channel: { dimension: "channel", key: "key" },
-  entry_page: { dimension: "entry_page", key: "key" },
-};
 
 /** Rewrites daily_filter_visit_ranks from `from` on with the visits from from's local midnight to `until`. */
 export async function rollUpFilterRanks(
@@ -47,7 +32,7 @@ export async function rollUpFilterRanks(
   await db.query("delete from daily_filter_visit_ranks where day >= $1::date", [from]);
   const columns = [...new Set([...Object.values(ROLLED_FILTERS), "entry"])];
   const filters = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
-  const dims = DIMENSIONS.map(([d, col]) => `('${d}', ${col})`).join(", ");
+  const dims = ROLLED_DIMENSIONS.map(([d, col]) => `('${d}', ${col})`).join(", ");
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_filter_visit_ranks (filter, value, day, dimension, key, visits)
@@ -68,10 +53,10 @@ export async function rollUpFilterRanks(
   return rows[0].n;
 }
 
-/** Whether filteredRanking(column, f) can be read from the roll-up: one rolled filter and a rolled key. */
-function rolledRanking(column: RankColumn, f: Filters | undefined) {
+/** Whether filteredRanking(ranking, f) can be read from the roll-up: one rolled filter and a rolled key. */
+function rolledRanking(ranking: Ranking, f: Filters | undefined) {
   const filter = rolledFilter(f);
-  const rank = ROLLED_RANKS[column];
+  const rank = rolledOf(ranking);
   return filter && rank ? { filter, rank, filterColumn: ROLLED_FILTERS[filter.key]! } : null;
 }
 
@@ -85,18 +70,18 @@ const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
 /** filteredRanking from the roll-up; null when it cannot answer (the caller reads the raw rows). */
 export async function rolledFilteredRanking(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   tz: string,
   limit: number,
   f: Filters | undefined,
 ): Promise<RankItem[] | null> {
-  const r = rolledRanking(column, f);
+  const r = rolledRanking(ranking, f);
   if (!r || !(await backfilled(db))) return null;
   return await db.query<RankItem>(
     `with ${SPLIT}
      select key, sum(n)::int as visits from (
-       select ${RANK_COLUMNS[column]} as key, count(*) as n from visits v, b
+       select ${RANKINGS[ranking].column} as key, count(*) as n from visits v, b
         where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $5 group by 1
        union all
        select ${r.rank.key}, visits from daily_filter_visit_ranks, b
@@ -109,21 +94,21 @@ export async function rolledFilteredRanking(
 /** filteredRankingWithPrevious from the roll-up; null when it cannot answer. */
 export async function rolledFilteredRankingWithPrevious(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   previous: DayRange,
   tz: string,
   limit: number,
   f: Filters,
 ): Promise<RankItemWithPrevious[] | null> {
-  const r = rolledRanking(column, f);
+  const r = rolledRanking(ranking, f);
   if (!r || !(await backfilled(db))) return null;
   // One pass over previous.start..range.end: $5 is the range's start, $6 the comparison's end.
   return await db.query<RankItemWithPrevious>(
     `with ${SPLIT}
      select key, (sum(n) filter (where d >= $5::date))::int as visits,
             coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
-       select ${RANK_COLUMNS[column]} as key, (v.occurred_at at time zone $3)::date as d, count(*) as n
+       select ${RANKINGS[ranking].column} as key, (v.occurred_at at time zone $3)::date as d, count(*) as n
          from visits v, b
         where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $7 group by 1, 2
        union all
@@ -139,26 +124,26 @@ export async function rolledFilteredRankingWithPrevious(
 /** filteredRanking: from the roll-up when it can answer, else from the raw rows. */
 export async function rankingUnderFilters(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   tz: string,
   limit: number,
   f: Filters | undefined,
 ): Promise<RankItem[]> {
-  return (await rolledFilteredRanking(db, column, range, tz, limit, f)) ??
-    await filteredRanking(db, column, range, tz, limit, f);
+  return (await rolledFilteredRanking(db, ranking, range, tz, limit, f)) ??
+    await filteredRanking(db, ranking, range, tz, limit, f);
 }
 
 /** filteredRankingWithPrevious: from the roll-up when it can answer, else from the raw rows. */
 export async function rankingWithPreviousUnderFilters(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   previous: DayRange,
   tz: string,
   limit: number,
   f: Filters,
 ): Promise<RankItemWithPrevious[]> {
-  return (await rolledFilteredRankingWithPrevious(db, column, range, previous, tz, limit, f)) ??
-    await filteredRankingWithPrevious(db, column, range, previous, tz, limit, f);
+  return (await rolledFilteredRankingWithPrevious(db, ranking, range, previous, tz, limit, f)) ??
+    await filteredRankingWithPrevious(db, ranking, range, previous, tz, limit, f);
 }

@@ -4,14 +4,15 @@ import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
-import { filteredRanking, filteredRankingWithPrevious, type RankColumn } from "./filtered.ts";
+import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
+import type { RolledRanking } from "./rankings.ts";
 import { ROLLED_FILTERS } from "./filter_engagement.ts";
 import { rolledFilteredRanking, rolledFilteredRankingWithPrevious } from "./filter_ranks.ts";
 import type { FilterKey, Filters } from "../shared/filters.ts";
 
 const TZ = "America/Sao_Paulo";
 const NOW = new Date("2026-12-02T18:00:00Z");
-const COLUMNS: RankColumn[] = [
+const COLUMNS: RolledRanking[] = [
   "utm_source",
   "utm_campaign",
   "page",

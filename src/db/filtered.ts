@@ -5,16 +5,10 @@
 // docs/ANALYTICS.md ("Filters") says what each filter selects per kind of event and why.
 import type { Filters } from "../shared/filters.ts";
 import { filterEntries } from "../shared/filters.ts";
-import type {
-  DailyCount,
-  DayRange,
-  RankItem,
-  RankItemWithPrevious,
-  SourceConversion,
-} from "./dashboard_queries.ts";
+import type { DailyCount, DayRange, SourceConversion } from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
 import type { EngagementTotals, PageEngagement } from "./engagement.ts";
-import { ENTRY_PAGE } from "./rollups.ts";
+import { type Ranking, RANKINGS, type RankItem, type RankItemWithPrevious } from "./rankings.ts";
 
 /** The tables a filter narrows. */
 export type FilteredTable = "visits" | "clicks" | "leads";
@@ -215,24 +209,10 @@ export async function filteredEventTotals(
   return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
 }
 
-/** The rankings' keys over raw page views (the same expressions the roll-ups group by). */
-export const RANK_COLUMNS = {
-  utm_source: "utm_source",
-  utm_campaign: "utm_campaign",
-  utm_content: "utm_content",
-  utm_term: "utm_term",
-  page: "source",
-  page_path: "split_part(source, '?', 1)",
-  source: "traffic_source",
-  channel: "channel",
-  entry_page: ENTRY_PAGE,
-} as const;
-export type RankColumn = keyof typeof RANK_COLUMNS;
-
 /** The most visited keys under the filters (visits; entries for entry_page). */
 export async function filteredRanking(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   tz: string,
   limit: number,
@@ -241,7 +221,7 @@ export async function filteredRanking(
   const params = base(range, tz);
   const where = filterSql(f, "visits", params, BOUNDS, "v");
   params.push(limit);
-  const key = RANK_COLUMNS[column];
+  const key = RANKINGS[ranking].column;
   return await db.query<RankItem>(
     `select key, count(*)::int as visits from (
        select ${key} as key from visits v where ${IN("occurred_at")}${where}
@@ -253,7 +233,7 @@ export async function filteredRanking(
 /** The top keys of `range` under the filters, each with its visits in `previous` (before the range). */
 export async function filteredRankingWithPrevious(
   db: Queryable,
-  column: RankColumn,
+  ranking: Ranking,
   range: DayRange,
   previous: DayRange,
   tz: string,
@@ -266,7 +246,7 @@ export async function filteredRankingWithPrevious(
   const where = filterSql(f, "visits", params, BOUNDS, "v");
   params.push(limit, range.start, previous.end);
   const n = params.length;
-  const key = RANK_COLUMNS[column];
+  const key = RANKINGS[ranking].column;
   return await db.query<RankItemWithPrevious>(
     `select key, (count(*) filter (where d >= $${n - 1}::date))::int as visits,
             (count(*) filter (where d <= $${n}::date))::int as "previousVisits" from (

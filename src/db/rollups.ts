@@ -3,6 +3,7 @@
 // and rewrites the roll-up rows of those days.
 import type { Queryable } from "./client.ts";
 import { EVENT_TABLES } from "./event_columns.ts";
+import { ROLLED_DIMENSIONS } from "./rankings.ts";
 
 /** How far the roll-ups go: null when nothing is rolled up / purged yet. */
 export interface RollupState {
@@ -67,12 +68,6 @@ const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_
 const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
 /**
- * A visit's landing page for the "Páginas de entrada" ranking (null unless it started its session): its path
- * without the query string, whose campaign parameters would split one page into many.
- */
-export const ENTRY_PAGE = "case when entry then split_part(source, '?', 1) end";
-
-/**
  * The one shape of every daily roll-up: deletes `table`'s rows from day `from` on, then runs `insert` (an
  * insert ... select over the raw rows of the run, $1 from, $2 until, $3 time zone); returns the rows written.
  */
@@ -127,9 +122,7 @@ export function rollUpVisitRanks(db: Queryable, from: string, until: Date, tz: s
      select day, dimension, key, sum(n)::int from (
        select ${LOCAL_DAY} as day, utm_source, utm_campaign, source, traffic_source, channel, entry, count(*) as n
          from visits where ${SPAN} group by 1, 2, 3, 4, 5, 6, 7) t,
-       lateral (values ('utm_source', utm_source), ('utm_campaign', utm_campaign), ('page', source),
-                       ('source', traffic_source), ('channel', channel),
-                       ('entry_page', ${ENTRY_PAGE}))
+       lateral (values ${ROLLED_DIMENSIONS.map(([d, column]) => `('${d}', ${column})`).join(", ")})
          as d(dimension, key)
       where key is not null and key <> ''
       group by day, dimension, key

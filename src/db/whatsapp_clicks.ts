@@ -5,7 +5,6 @@
 import {
   type DailyCount,
   type DayRange,
-  type RankItem,
   RAW,
   ROLLED,
   ROLLUP_DAY,
@@ -13,6 +12,7 @@ import {
   splitWith,
 } from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
+import type { RankItem } from "./rankings.ts";
 
 const RAW_WHATSAPP = `${RAW("occurred_at")} and kind = 'whatsapp'`;
 

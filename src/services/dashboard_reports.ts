@@ -10,11 +10,9 @@ import {
   type DayRange,
   type EventTotals,
   eventTotals,
-  topPages,
-  topUtmCampaigns,
-  topUtmSources,
 } from "../db/dashboard_queries.ts";
 import { type VisitorTotals, visitorTotals } from "../db/unique_visitors.ts";
+import { topRanked } from "../db/rankings.ts";
 import { countLeads, type LeadFilter, type LeadRow, listLeads } from "../db/lead_list.ts";
 import {
   filteredConversionBySource,
@@ -149,7 +147,7 @@ export async function periodSummary(
 /** Top UTM sources by visits. */
 export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
-    ? await topUtmSources(db, range, tz, RANKING_SIZE)
+    ? await topRanked(db, "utm_source", range, tz, RANKING_SIZE)
     : await rankingUnderFilters(db, "utm_source", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmSource: r.key,
@@ -160,7 +158,7 @@ export async function utmSourceRanking(db: Db, range: DayRange, tz: string, f?: 
 /** Top UTM campaigns by visits. */
 export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
-    ? await topUtmCampaigns(db, range, tz, RANKING_SIZE)
+    ? await topRanked(db, "utm_campaign", range, tz, RANKING_SIZE)
     : await rankingUnderFilters(db, "utm_campaign", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     utmCampaign: r.key,
@@ -171,7 +169,7 @@ export async function utmCampaignRanking(db: Db, range: DayRange, tz: string, f?
 /** Most visited pages (path plus query, without click ids), or paths alone (`byPath`). */
 export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = false, f?: Filters) {
   const rows = noFilters(f)
-    ? await topPages(db, range, tz, RANKING_SIZE, byPath)
+    ? await topRanked(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE)
     : await rankingUnderFilters(db, byPath ? "page_path" : "page", range, tz, RANKING_SIZE, f);
   return rows.map((r) => ({
     page: r.key,

@@ -2,13 +2,8 @@
 // CSV file in the leads CSV's layouts (services/leads_csv.ts). One table of panels, each with its rows and
 // its columns, serves every export: a new panel is one entry in PANELS.
 import type { Db } from "../db/client.ts";
-import {
-  type DayRange,
-  type PagedRanking,
-  rankingPage,
-  type RankItem,
-  type RankPage,
-} from "../db/dashboard_queries.ts";
+import type { DayRange } from "../db/dashboard_queries.ts";
+import { rankingPage, type RankItem, type RankPage, type RolledRanking } from "../db/rankings.ts";
 import { chartDays, mergeDaily, todayIn } from "../shared/dashboard_math.ts";
 import { channelLabel } from "../shared/channels.ts";
 import { conversionRate, METRICS, sourceLabel, WORDS } from "../shared/metrics.ts";
@@ -32,7 +27,7 @@ export const RANKING_KINDS = ["utm-source", "utm-campaign", "pages", "sources", 
 export type RankingKind = typeof RANKING_KINDS[number];
 
 interface KindDef {
-  ranking: PagedRanking;
+  ranking: RolledRanking;
   /** The key's field in the endpoint's items. */
   field: "utmSource" | "utmCampaign" | "page" | "source";
   /** Items carry their visits in the comparison days (previousVisits). */
@@ -86,7 +81,7 @@ export async function fullRanking(
  */
 async function filteredPage(
   db: Db,
-  ranking: PagedRanking,
+  ranking: RolledRanking,
   range: DayRange,
   tz: string,
   page: RankPage,

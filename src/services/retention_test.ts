@@ -7,11 +7,9 @@ import {
   dailyClicks,
   dailyUniqueVisitors,
   eventTotals,
-  topPages,
-  topUtmCampaigns,
-  topUtmSources,
 } from "../db/dashboard_queries.ts";
 import { visitorTotals } from "../db/unique_visitors.ts";
+import { topRanked } from "../db/rankings.ts";
 import { dbTest } from "../../testing/db.ts";
 import { insertClick, insertConversion, insertVisit, sp } from "../../testing/analytics_fixture.ts";
 import { runJobOnce, startJobs } from "./jobs.ts";
@@ -298,9 +296,9 @@ dbTest(
       purgedVisitors: await visitorTotals(db, purgedOnly, TZ),
       purgedEvents: await eventTotals(db, purgedOnly, TZ),
       allTime: await allTimeClicksAndConversions(db, TZ),
-      sources: await topUtmSources(db, range, TZ, 10),
-      campaigns: await topUtmCampaigns(db, range, TZ, 10),
-      pages: await topPages(db, range, TZ, 10),
+      sources: await topRanked(db, "utm_source", range, TZ, 10),
+      campaigns: await topRanked(db, "utm_campaign", range, TZ, 10),
+      pages: await topRanked(db, "page", range, TZ, 10),
       bySource: await conversionBySource(db, range, TZ),
     });
     const before = await snapshot();

@@ -1,14 +1,8 @@
 // Where visitors come from (issue 18): channels, traffic sources (referrers included) and landing pages, each
 // with the days it is compared with (comparisonOf), as the dashboard's other figures.
 import type { Db } from "../db/client.ts";
-import {
-  channelActions,
-  type DayRange,
-  leadsByChannel,
-  type Ranked,
-  topRanked,
-  topRankedWithPrevious,
-} from "../db/dashboard_queries.ts";
+import { channelActions, type DayRange, leadsByChannel } from "../db/dashboard_queries.ts";
+import { type RolledRanking, topRanked, topRankedWithPrevious } from "../db/rankings.ts";
 import { filteredChannelActions, filteredLeadsByChannel } from "../db/filtered.ts";
 import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
@@ -85,7 +79,7 @@ export async function channelReport(db: Db, range: DayRange, tz: string, now: Da
 /** The top items of a ranking, each with its visits (entries for landing pages) in the comparison days. */
 async function rankingWithPrevious(
   db: Db,
-  ranked: Ranked,
+  ranked: RolledRanking,
   range: DayRange,
   tz: string,
   now: Date,
