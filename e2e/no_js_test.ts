@@ -107,7 +107,6 @@ browserTest(
     });
     const checkouts: string[] = [];
     await context.route("https://app.zapflow.com.br/**", async (route) => {
-      checkouts.push(route.request().url());
       await route.fulfill({
         status: 200,
         contentType: "text/html",
@@ -120,8 +119,13 @@ browserTest(
         "&utm_term=crm&fbclid=IwAR0abc";
       for (const [path, plan] of [["/pt-br", "Pro"], ["/en", "Micro"], ["/es", "Premium"]]) {
         await page.goto(server.baseUrl + path + landing);
-        await page.locator(`#precos a[data-lead]`, { hasText: plan }).click();
-        await page.waitForURL(/app\.zapflow\.com\.br/);
+        // The checkout's request is what proves it: the headless shell does not hand a navigation that a
+        // redirect leads off-site to the route above (the full Chromium does), so its answer is not awaited.
+        const [checkout] = await Promise.all([
+          page.waitForRequest(/^https:\/\/app\.zapflow\.com\.br\//),
+          page.locator(`#precos a[data-lead]`, { hasText: plan }).click(),
+        ]);
+        checkouts.push(checkout.url());
       }
       assert.equal(checkouts.length, 3);
       for (const [i, plan] of ["pro", "micro", "premium"].entries()) {

@@ -22,12 +22,21 @@ const faults = Deno.args.includes("--faults");
 await ensureGeoDb();
 const rest = Deno.args.filter((a) => a !== "--faults");
 
+const isFile = (path: string) => Deno.stat(path).then((s) => s.isFile, () => false);
 const chrome = Deno.env.get("CHROME_PATH") || "/usr/bin/chromium";
-const hasChrome = await Deno.stat(chrome).then((s) => s.isFile, () => false);
+// The browser tests drive the headless shell when it is there, else the full Chromium (e2e/browser.ts).
+const shell = Deno.env.get("CHROME_HEADLESS_SHELL") || "/usr/lib/chromium/chromium-headless-shell";
+const hasShell = await isFile(shell);
+const hasChrome = hasShell || await isFile(chrome);
 const hasPostgres = Boolean(Deno.env.get("TEST_DATABASE_URL"));
 const banner = (text: string) => console.log(`\n${"!".repeat(78)}\n!! ${text}\n${"!".repeat(78)}\n`);
 if (!hasPostgres) banner("SKIPPING the PostgreSQL runs: TEST_DATABASE_URL is not set (PGlite runs only).");
 if (!hasChrome && !faults) banner(`SKIPPING browser tests: no Chromium at ${chrome} (set CHROME_PATH).`);
+if (hasChrome && !hasShell && !faults) {
+  console.log(
+    `note: no headless shell at ${shell}: the browser tests drive the full Chromium, which is slower.`,
+  );
+}
 const caddy = Deno.env.get("CADDY_PATH") || "/usr/bin/caddy";
 const hasCaddy = await Deno.stat(caddy).then((s) => s.isFile, () => false);
 if (!hasCaddy && faults) {
