@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
-import { visitor } from "./visitor.ts";
+import { requestsSeen, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
@@ -50,7 +50,8 @@ browserTest("engagement: a beacon per hide carries the visible time only, and is
     // 20 s visible, then hidden: one beacon of about 20 s (plus the moments the page took to start).
     await page.clock.runFor(20_000);
     await setVisibility(page, "hidden");
-    await page.waitForTimeout(300);
+    await waitFor(async () => beacons.length, (n) => n >= 1);
+    await requestsSeen(page);
     assert.equal(beacons.length, 1, JSON.stringify(beacons));
     assert.equal(beacons[0].source, "/pt-br/clientes?utm_source=google");
     assert.ok(beacons[0].engagedMs >= 20_000 && beacons[0].engagedMs < 23_000, String(beacons[0].engagedMs));
@@ -59,13 +60,14 @@ browserTest("engagement: a beacon per hide carries the visible time only, and is
     await setVisibility(page, "visible");
     await page.clock.runFor(10_000);
     await setVisibility(page, "hidden");
-    await page.waitForTimeout(300);
+    await waitFor(async () => beacons.length, (n) => n >= 2);
+    await requestsSeen(page);
     assert.equal(beacons.length, 2);
     assert.ok(beacons[1].engagedMs >= 10_000 && beacons[1].engagedMs < 11_500, String(beacons[1].engagedMs));
     assert.equal(beacons[1].sessionId, beacons[0].sessionId);
     // Hidden twice in a row (visibilitychange then pagehide): nothing new to send, no third beacon.
     await page.evaluate(() => dispatchEvent(new PageTransitionEvent("pagehide")));
-    await page.waitForTimeout(300);
+    await requestsSeen(page);
     assert.equal(beacons.length, 2);
     // Both stored, under the page key, with the session of the page view and nothing about the visitor.
     let rows: { source: string; session_id: string; engaged_ms: number }[] = [];
@@ -105,27 +107,26 @@ browserTest("agora: polls every 30 s while the tab is visible, never while hidde
     await page.getByTestId("live-visitors").waitFor();
     assert.equal(await page.getByTestId("live-visitors").innerText(), "1");
     assert.match(await page.locator("#live .live-pages").innerText(), /\/pt-br\s+1 visitante/);
-    const settle = () => page.waitForTimeout(400);
-    await settle();
-    assert.equal(asked.length, 1);
+    // The n-th request is waited for; then every request the page started is seen, and there is no other.
+    const askedExactly = async (n: number, message?: string) => {
+      await waitFor(async () => asked.length, (k) => k >= n);
+      await requestsSeen(page);
+      assert.equal(asked.length, n, message);
+    };
+    await askedExactly(1);
     await page.clock.runFor(30_000);
-    await settle();
-    assert.equal(asked.length, 2, "asked again after 30 s");
+    await askedExactly(2, "asked again after 30 s");
     await page.clock.runFor(30_000);
-    await settle();
-    assert.equal(asked.length, 3);
+    await askedExactly(3);
     // Hidden for five minutes: not one request.
     await setVisibility(page, "hidden");
     await page.clock.runFor(300_000);
-    await settle();
-    assert.equal(asked.length, 3, "no request while hidden");
+    await askedExactly(3, "no request while hidden");
     // Visible again: asked at once (its answer is older than 30 s), then every 30 s.
     await setVisibility(page, "visible");
-    await settle();
-    assert.equal(asked.length, 4, "asked on coming back");
+    await askedExactly(4, "asked on coming back");
     await page.clock.runFor(30_000);
-    await settle();
-    assert.equal(asked.length, 5);
+    await askedExactly(5);
     assert.deepEqual(errors, []);
   } finally {
     await context.close();

@@ -110,3 +110,15 @@ export async function outboxFlushed(page: Page): Promise<void> {
     } while (reads !== w.__outboxReads); // a further delivery read the outbox meanwhile: wait for it too
   });
 }
+
+/**
+ * Resolves once the browser has reported every request the page started before this call: the page starts
+ * one more (a health check carrying a marker) and Chromium reports a page's requests in the order they start.
+ * For "nothing more was sent" without waiting a fixed time.
+ */
+export async function requestsSeen(page: Page): Promise<void> {
+  const marker = `/healthz?seen=${crypto.randomUUID()}`;
+  const seen = page.waitForRequest((r) => r.url().endsWith(marker), { timeout: 10_000 });
+  await page.evaluate((m) => void fetch(m).catch(() => {}), marker);
+  await seen;
+}
