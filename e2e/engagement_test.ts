@@ -50,7 +50,7 @@ browserTest("engagement: a beacon per hide carries the visible time only, and is
     // 20 s visible, then hidden: one beacon of about 20 s (plus the moments the page took to start).
     await page.clock.runFor(20_000);
     await setVisibility(page, "hidden");
-    await waitFor(async () => beacons.length, (n) => n >= 1);
+    await waitFor(() => Promise.resolve(beacons.length), (n) => n >= 1);
     await requestsSeen(page);
     assert.equal(beacons.length, 1, JSON.stringify(beacons));
     assert.equal(beacons[0].source, "/pt-br/clientes?utm_source=google");
@@ -60,7 +60,7 @@ browserTest("engagement: a beacon per hide carries the visible time only, and is
     await setVisibility(page, "visible");
     await page.clock.runFor(10_000);
     await setVisibility(page, "hidden");
-    await waitFor(async () => beacons.length, (n) => n >= 2);
+    await waitFor(() => Promise.resolve(beacons.length), (n) => n >= 2);
     await requestsSeen(page);
     assert.equal(beacons.length, 2);
     assert.ok(beacons[1].engagedMs >= 10_000 && beacons[1].engagedMs < 11_500, String(beacons[1].engagedMs));
@@ -109,7 +109,7 @@ browserTest("agora: polls every 30 s while the tab is visible, never while hidde
     assert.match(await page.locator("#live .live-pages").innerText(), /\/pt-br\s+1 visitante/);
     // The n-th request is waited for; then every request the page started is seen, and there is no other.
     const askedExactly = async (n: number, message?: string) => {
-      await waitFor(async () => asked.length, (k) => k >= n);
+      await waitFor(() => Promise.resolve(asked.length), (k) => k >= n);
       await requestsSeen(page);
       assert.equal(asked.length, n, message);
     };
