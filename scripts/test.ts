@@ -38,7 +38,7 @@ if (hasChrome && !hasShell && !faults) {
   );
 }
 const caddy = Deno.env.get("CADDY_PATH") || "/usr/bin/caddy";
-const hasCaddy = await Deno.stat(caddy).then((s) => s.isFile, () => false);
+const hasCaddy = await isFile(caddy);
 if (!hasCaddy && faults) {
   banner(`SKIPPING the Caddy front-door test: no Caddy at ${caddy} (apt-get install caddy).`);
 }

@@ -45,19 +45,16 @@ export type RolledRanking = {
   [K in Ranking]: typeof RANKINGS[K] extends { rolled: object } ? K : never;
 }[Ranking];
 
+const DEFINITIONS: Record<string, RankingDef> = RANKINGS;
+
 /** The roll-up dimensions and the page-view expression each is written from (a roll-up key is this value). */
-export const ROLLED_DIMENSIONS: [dimension: string, column: string][] = Object.values(
-  RANKINGS as Record<
-    string,
-    RankingDef
-  >,
-)
+export const ROLLED_DIMENSIONS: [dimension: string, column: string][] = Object.values(DEFINITIONS)
   .filter((r) => r.rolled?.key === "key")
   .map((r) => [r.rolled!.dimension, r.column]);
 
 /** The roll-up of a ranking, if it has one. */
 export function rolledOf(ranking: Ranking): { dimension: string; key: string } | undefined {
-  return (RANKINGS[ranking] as RankingDef).rolled;
+  return DEFINITIONS[ranking].rolled;
 }
 
 export interface RankItem {
