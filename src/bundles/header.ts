@@ -59,7 +59,12 @@ export function startHeader(): void {
     if (!dropdownOpen) openedByHover = true;
     setDropdown(true);
   });
+  // A finger has no hover: a menu a tap opened stays open until tapped again or tapped outside, even when the
+  // browser sends the mouseleave it emulates (after a scroll, for one).
+  let pressedByFinger = false;
+  dropdown.addEventListener("pointerdown", (e) => pressedByFinger = e.pointerType !== "mouse");
   dropdown.addEventListener("mouseleave", () => {
+    if (pressedByFinger) return;
     clearTimeout(closeTimer);
     closeTimer = setTimeout(() => {
       openedByHover = false;
