@@ -8,6 +8,7 @@ import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql } from "./filtered.ts";
+import { leadState } from "../shared/br_states.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */
 export interface AudienceCount {
@@ -118,29 +119,73 @@ export async function audienceCounts(
   );
 }
 
-/** A lead's WhatsApp number and the page it was sent from, to read its state (shared/br_states.ts). */
-export interface LeadNumber {
-  whatsapp: string;
+/** One row of leadStateCounts. */
+export interface LeadStateCount {
+  /** The stored state ('' for a foreign or unreadable number); null for a lead whose state is not stored. */
+  state: string | null;
+  whatsapp: string | null;
   page: string | null;
-  /** The local day it was submitted, yyyy-MM-dd. */
-  day: string;
+  current: boolean;
+  leads: number;
 }
 
-/** The WhatsApp numbers of the leads of the days from `from.start` to `to.end`, under the filters. */
-export async function leadNumbers(
+/**
+ * Leads per state of their WhatsApp number (shared/br_states.ts) in `range` (`current`) and, when given, in
+ * `previous` (days before it), under the filters. A lead stored before its state was (migrations/00023) comes
+ * alone, with its number and page, for the caller to read its state.
+ */
+export async function leadStateCounts(
   db: Queryable,
-  span: DayRange,
+  range: DayRange,
+  previous: DayRange | null,
   tz: string,
   filters?: Filters,
-): Promise<LeadNumber[]> {
-  const params: unknown[] = [span.start, span.end, tz];
+): Promise<LeadStateCount[]> {
+  // $1 first day read, $2 the period's last day, $3 time zone, $4 the period's first day, $5 the last day
+  // compared with (the day before $4 when there is no comparison: nothing between).
+  const params: unknown[] = [
+    previous?.start ?? range.start,
+    range.end,
+    tz,
+    range.start,
+    previous?.end ?? range.start,
+  ];
   const where = filterSql(filters, "leads", params, {
     lo: "($1::date::timestamp at time zone $3)",
     hi: "(($2::date + 1)::timestamp at time zone $3)",
   }, "l");
-  return await db.query<LeadNumber>(
-    `select l.whatsapp, l.page, to_char((l.submitted_at at time zone $3)::date, 'YYYY-MM-DD') as day
-       from leads l where ${BOUNDS("l.submitted_at")}${where}`,
+  const current = "(l.submitted_at >= ($4::date::timestamp at time zone $3))";
+  const days = `${BOUNDS("l.submitted_at")}${where}
+    and (${current} or l.submitted_at < (($5::date + 1)::timestamp at time zone $3))`;
+  return await db.query<LeadStateCount>(
+    `select l.whatsapp_state as state, null as whatsapp, null as page, ${current} as current,
+            count(*)::int as leads
+       from leads l where ${days} and l.whatsapp_state is not null
+      group by 1, 4
+     union all
+     select null, l.whatsapp, l.page, ${current}, 1 from leads l where ${days} and l.whatsapp_state is null`,
     params,
   );
+}
+
+/**
+ * Stores the state of the leads stored before the column existed (migrations/00023), `batch` at a time,
+ * found through the partial index of those leads; returns how many were filled. For the roll-up job.
+ */
+export async function fillLeadStates(db: Queryable, batch = 2_000): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db.query<{ id: number; whatsapp: string; page: string | null }>(
+      "select id, whatsapp, page from leads where whatsapp_state is null order by id limit $1",
+      [batch],
+    );
+    if (!rows.length) return filled;
+    await db.query(
+      `update leads l set whatsapp_state = s.state
+         from unnest($1::bigint[], $2::text[]) as s(id, state) where l.id = s.id`,
+      [rows.map((r) => r.id), rows.map((r) => leadState(r.whatsapp, r.page) ?? "")],
+    );
+    filled += rows.length;
+    if (rows.length < batch) return filled;
+  }
 }

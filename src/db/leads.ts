@@ -1,4 +1,5 @@
 import type { Queryable } from "./client.ts";
+import { leadState } from "../shared/br_states.ts";
 
 export type PlanValue = "micro" | "pro" | "premium" | "enterprise" | "unknown";
 
@@ -40,9 +41,10 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
     `insert into leads (idempotency_key, name, email, whatsapp, plan, plan_label, utm_source, utm_campaign,
        utm_medium, page, submitted_at, session_id, event_id, first_source, first_medium, first_campaign,
        first_channel, first_landing_page, first_touch_at, last_source, last_medium, last_campaign, last_channel,
-       last_landing_page, last_referrer, utm_content, utm_term, device, browser, os, country, region)
+       last_landing_page, last_referrer, whatsapp_state, utm_content, utm_term, device, browser, os, country,
+       region)
      select $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-       $22, $23, $24, $25, v.utm_content, v.utm_term, v.device, v.browser, v.os, v.country, v.region
+       $22, $23, $24, $25, $26, v.utm_content, v.utm_term, v.device, v.browser, v.os, v.country, v.region
        -- The creative and keyword, and the audience's categories (migrations/00020): the session's latest page
        -- view in the 6 hours before the lead, read backwards along the occurred_at index (its page views are
        -- usually seconds before).
@@ -80,6 +82,7 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
       lead.lastTouch?.channel ?? null,
       lead.lastTouch?.landingPage ?? null,
       lead.lastTouch?.referrer ?? null,
+      leadState(lead.whatsapp, lead.page) ?? "",
     ],
   );
   return rows[0] ? Number(rows[0].id) : null;

@@ -3,7 +3,7 @@
 // estado" (leads per state of their WhatsApp number).
 import type { Db } from "../db/client.ts";
 import type { DayRange } from "../db/dashboard_queries.ts";
-import { audienceCounts, leadNumbers } from "../db/audience.ts";
+import { audienceCounts, type LeadStateCount, leadStateCounts } from "../db/audience.ts";
 import { type AudienceDimension, audienceValueLabel } from "../shared/audience.ts";
 import { BR_STATES, leadState } from "../shared/br_states.ts";
 import type { Filters } from "../shared/filters.ts";
@@ -55,13 +55,14 @@ export interface StateLeads {
   leads: number;
 }
 
-function countStates(numbers: { whatsapp: string; page: string | null }[]): StateLeads[] {
-  const counts = new Map<string, number>();
-  for (const n of numbers) {
-    const state = leadState(n.whatsapp, n.page) ?? "";
-    counts.set(state, (counts.get(state) ?? 0) + 1);
+/** Leads per state, most first, the leads not from Brazil (or unreadable) last. */
+function countStates(counts: LeadStateCount[]): StateLeads[] {
+  const perState = new Map<string, number>();
+  for (const c of counts) {
+    const state = c.state ?? leadState(c.whatsapp, c.page) ?? "";
+    perState.set(state, (perState.get(state) ?? 0) + c.leads);
   }
-  return [...counts].map(([state, leads]) => ({
+  return [...perState].map(([state, leads]) => ({
     state,
     name: state ? BR_STATES[state] : "Fora do Brasil ou não identificado",
     leads,
@@ -80,7 +81,7 @@ export async function leadsByState(
   tz: string,
   filters?: Filters,
 ): Promise<StateLeads[]> {
-  return countStates(await leadNumbers(db, range, tz, filters));
+  return countStates(await leadStateCounts(db, range, null, tz, filters));
 }
 
 /** The weekly e-mail's "Leads por estado" (services/weekly_report.ts): each state by its name. */
@@ -92,9 +93,9 @@ export function weeklyLeadsByState(db: Db, tz: string) {
 /** "Leads por estado": the period's and the comparison days' leads per state. */
 export async function leadStateReport(db: Db, range: DayRange, tz: string, now: Date, f?: Filters) {
   const { start, end } = comparisonOf(range, tz, now);
-  const numbers = await leadNumbers(db, { start, end: range.end }, tz, f);
-  const current = countStates(numbers.filter((n) => n.day >= range.start));
-  const previous = countStates(numbers.filter((n) => n.day <= end));
+  const counts = await leadStateCounts(db, range, { start, end }, tz, f);
+  const current = countStates(counts.filter((c) => c.current));
+  const previous = countStates(counts.filter((c) => !c.current));
   const before = new Map(previous.map((p) => [p.state, p.leads]));
   return {
     rows: current.map((r) => ({ ...r, previousLeads: before.get(r.state) ?? 0 })),

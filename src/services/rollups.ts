@@ -2,7 +2,7 @@
 // so dashboard queries read raw events only for the last few minutes.
 import type { Db, Queryable } from "../db/client.ts";
 import { ANALYTICS_LOCK } from "../db/job_locks.ts";
-import { rollUpAudience } from "../db/audience.ts";
+import { fillLeadStates, rollUpAudience } from "../db/audience.ts";
 import {
   earliestRawDay,
   rollUpActions,
@@ -60,6 +60,8 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     sourceRows: 0,
     channelRows: 0,
   };
+  // The WhatsApp state of leads stored before it was (migrations/00023); nothing to do once they have it.
+  await fillLeadStates(tx);
   const previous = state.until ?? null;
   if (previous !== null && previous >= until) return report;
   // The first day not final yet: the watermark's day (after 00005 alone, the day after its last one).

@@ -9,6 +9,8 @@ import type { Audience } from "../../db/event_columns.ts";
 import { runRollups } from "../../services/rollups.ts";
 import { purgeRawEvents } from "../../services/retention.ts";
 import { leadsByState } from "../../services/audience_reports.ts";
+import { insertLead } from "../../db/leads.ts";
+import { leadStateCounts } from "../../db/audience.ts";
 
 const IPHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1";
@@ -253,6 +255,63 @@ appTest(
         { state: "BA", name: "Bahia", leads: 1 },
       ],
     );
+  },
+  { now: () => NOW },
+);
+
+appTest(
+  "leads per state: read from the number until stored; the roll-up job stores it for older leads, insertLead for new",
+  async (t) => {
+    await seed(t);
+    const get = await admin(t);
+    const stored = async () =>
+      (await t.db.query<{ whatsapp: string; state: string | null }>(
+        "select whatsapp, whatsapp_state as state from leads order by id",
+      )).map((r) => [r.whatsapp, r.state]);
+    // seed() writes its leads with SQL, as leads stored before migrations/00023 are: no state yet.
+    assert.deepEqual((await stored()).map(([, state]) => state), [null, null, null]);
+    const before = await get(`/api/tracking/lead-states?${NOV}`);
+    await runRollups(t.db, "America/Sao_Paulo", NOW);
+    assert.deepEqual(await stored(), [
+      ["(11) 98765-4321", "SP"],
+      ["+55 21 99876-5432", "RJ"],
+      ["(71) 99123-4567", "BA"],
+    ]);
+    assert.deepEqual(await get(`/api/tracking/lead-states?${NOV}`), before);
+    // Days between the comparison and the period count for neither (October 5's lead, BA).
+    const counts = (previous: { start: string; end: string }) =>
+      leadStateCounts(t.db, { start: "2026-11-01", end: "2026-11-30" }, previous, "America/Sao_Paulo");
+    assert.deepEqual(
+      (await counts({ start: "2026-10-01", end: "2026-10-03" })).filter((c) => !c.current),
+      [],
+    );
+    assert.deepEqual(
+      (await counts({ start: "2026-10-01", end: "2026-10-05" })).filter((c) => !c.current),
+      [{ state: "BA", whatsapp: null, page: null, current: false, leads: 1 }],
+    );
+    const lead = (whatsapp: string, page: string, key: string) => ({
+      idempotencyKey: key,
+      name: "Ana",
+      email: `${key}@example.com`,
+      whatsapp,
+      plan: "pro" as const,
+      planLabel: "Pro",
+      utmSource: null,
+      utmCampaign: null,
+      utmMedium: null,
+      page,
+      submittedAt: sp("2026-11-20T10:00:00"),
+    });
+    await insertLead(t.db, lead("(48) 99123-4567", "/pt-br", "sc"));
+    await insertLead(t.db, lead("+1 415 555 0100", "/en", "us"));
+    assert.deepEqual((await stored()).slice(3), [["(48) 99123-4567", "SC"], ["+1 415 555 0100", ""]]);
+    const after = await get(`/api/tracking/lead-states?${NOV}`);
+    assert.deepEqual(after.rows, [
+      { state: "RJ", name: "Rio de Janeiro", leads: 1, previousLeads: 0 },
+      { state: "SC", name: "Santa Catarina", leads: 1, previousLeads: 0 },
+      { state: "SP", name: "São Paulo", leads: 1, previousLeads: 0 },
+      { state: "", name: "Fora do Brasil ou não identificado", leads: 1, previousLeads: 0 },
+    ]);
   },
   { now: () => NOW },
 );
