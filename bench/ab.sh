@@ -11,14 +11,18 @@
 # After a warm-up round, each round prints events answered and CPU per event (the server process, and its
 # main JavaScript thread alone) for both; the last line sums the rounds. An A/A run (same DIR twice) shows
 # the noise left, and the last line each server's peak resident memory (VmHWM). Extra server environment:
-# EA / EB (e.g. EB="X=1"); seconds per round: SECS (default 5).
+# EA / EB (e.g. EB="X=1"); seconds per round: SECS (default 5). PUBLIC=1 sends from public addresses
+# (177.32.x.x, a Brazilian operator's range) instead of private 10.x ones, so each visit's country is looked up
+# in the IP database (20,000 addresses cycle through its cache of 1,000: every lookup is a real one).
 set -euo pipefail
 rounds=$1 A=$2 B=$3
 url=${BENCH_DATABASE_URL:?set BENCH_DATABASE_URL to a PostgreSQL URL, or to pglite}
 command -v wrk > /dev/null || { echo "wrk is needed: apt-get install -y wrk" >&2; exit 1; }
 secs=${SECS:-5}
 work=$(mktemp -d)
-cat > "$work/visit.lua" << 'EOF'
+first_octets="10.%d"
+[ "${PUBLIC:-}" = 1 ] && first_octets="177.%d"
+cat > "$work/visit.lua" << EOF
 local n = 0
 wrk.method = "POST"
 wrk.body = '{"source":"/pt-br","sessionId":"bench-session-0001","utmSource":"bench","utmCampaign":"speed","utmMedium":"cpc"}'
@@ -28,7 +32,7 @@ wrk.headers["user-agent"] = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 
 request = function()
   n = n + 1
   local i = 1 + (n % 20000)
-  wrk.headers["x-forwarded-for"] = string.format("10.%d.%d.%d", math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256)
+  wrk.headers["x-forwarded-for"] = string.format("$first_octets.%d.%d", 32 + math.floor(i / 65536) % 64, math.floor(i / 256) % 256, i % 256)
   return wrk.format()
 end
 EOF

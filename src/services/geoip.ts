@@ -46,7 +46,18 @@ export function openGeoDb(path: string | null): GeoDb {
   let reader: Reader<Response>;
   try {
     const bytes = Deno.readFileSync(path);
-    reader = new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    // mmdb-lib decodes the found record's bytes on every lookup unless it is given a cache of decoded records
+    // by offset. A country file has about 250 records, so with it a lookup is a walk down the tree and a Map
+    // hit; bounded for files with many more (a city file).
+    const records = new Map<number, unknown>();
+    const cache = {
+      get: (offset: number) => records.get(offset),
+      set: (offset: number, record: unknown) => {
+        if (records.size >= 50_000) records.clear();
+        records.set(offset, record);
+      },
+    };
+    reader = new Reader<Response>(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { cache });
   } catch (error) {
     log.warn("IP database not loaded: countries unknown", {
       path,
@@ -56,6 +67,7 @@ export function openGeoDb(path: string | null): GeoDb {
   }
   // A visitor sends several page views and clicks from one address: the last thousand answers are kept.
   const recent = new Map<string, Place>();
+  const places = new WeakMap<Record_, Place>();
   return {
     path,
     lookup(ip: string): Place {
@@ -77,6 +89,13 @@ export function openGeoDb(path: string | null): GeoDb {
       return NOWHERE;
     }
     if (!r) return NOWHERE;
+    // The same record object comes back for every address it covers (the cache above): read it once.
+    let place = places.get(r);
+    if (!place) places.set(r, place = placeOfRecord(r));
+    return place;
+  }
+
+  function placeOfRecord(r: Record_): Place {
     const country = countryCode(r.country_code ?? r.country?.iso_code);
     const sub = r.subdivisions?.[0];
     const region = country === "BR"

@@ -56,6 +56,18 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name: "a record is decoded once: addresses it covers share one answer, past the cache of recent addresses",
+  ignore: !bundled,
+  fn() {
+    const db = openGeoDb(BUNDLED_GEOIP_DB);
+    // 177.32.0.0/12 is one Brazilian block; 1,500 addresses in it overflow the 1,000 recent ones kept.
+    const places = Array.from({ length: 1_500 }, (_, i) => db.lookup(`177.32.${i >> 8}.${i & 255}`));
+    assert.deepEqual(places[0], { country: "BR", region: null });
+    assert.equal(new Set(places).size, 1);
+  },
+});
+
 Deno.test('no database, a missing file or "off": every country unknown, never an error', () => {
   assert.deepEqual(openGeoDb(null).lookup("200.147.67.142"), { country: null, region: null });
   const missing = openGeoDb("/nonexistent/geo.mmdb");
