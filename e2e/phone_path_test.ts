@@ -290,7 +290,10 @@ browserTest(
         assert.ok(z[0] > z[1], `${lang}: banner z-index ${z[0]} over tooltip ${z[1]}`);
         // Past the hero, the bar still stays away while the banner asks.
         await page.evaluate(() => scrollTo(0, document.querySelector("main .hero")!.clientHeight + 200));
-        await page.waitForTimeout(400);
+        // The bar's own check has run (its class is set) and any transition it started has ended: only then
+        // does "not shown" say the banner keeps it away.
+        await page.waitForFunction(() => document.documentElement.classList.contains("phone-bar-on"));
+        await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
         assert.equal((await barState(page))!.shown, false, `${lang}: bar under the banner`);
         await banner.locator('[data-consent="denied"]').tap();
         await barShown(page, true);

@@ -164,8 +164,17 @@ browserTest(
         "hidden",
       );
       await v.page.mouse.move(195, 100);
+      // The wheel reached the page, and three frames passed: a scroll it started would have moved by then.
+      const wheeled = v.page.evaluate(() =>
+        new Promise<void>((done) => addEventListener("wheel", () => done(), { once: true, passive: true }))
+      );
       await v.page.mouse.wheel(0, 400);
-      await v.page.waitForTimeout(500);
+      await wheeled;
+      await v.page.evaluate(() =>
+        new Promise((done) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done)))
+        )
+      );
       assert.equal(await v.page.evaluate(() => scrollY), before);
       await dialog.getByRole("button", { name: "Cancelar" }).tap();
       await dialog.waitFor({ state: "hidden" });

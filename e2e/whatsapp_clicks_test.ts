@@ -4,9 +4,9 @@
 // buttons that lead to WhatsApp after the lead form stay plan clicks. Then the dashboard: a one-day period is
 // drawn hour by hour with the hour under way dashed, and each series can be hidden and shown again.
 import assert from "node:assert/strict";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, Page, Request } from "playwright-core";
 import { browserTest, getBrowser, openPage, serveApp, type Served } from "./browser.ts";
-import { UA, waitFor } from "./visitor.ts";
+import { requestsSeen, UA, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
@@ -78,6 +78,7 @@ async function clickEach(server: Served, page: Page, path: string, expected: str
   // The links a visitor can see at this width (the phone bar's is there on phones only).
   const links = page.locator(WHATSAPP_LINKS).locator("visible=true");
   const n = await links.count();
+  const sent = clicksSent(page);
   for (let i = 0; i < n; i++) {
     const before = await clickCounts(server);
     const link = links.nth(i);
@@ -88,15 +89,28 @@ async function clickEach(server: Served, page: Page, path: string, expected: str
     assert.match(tab.url(), /^https:\/\/wa\.me\//);
     await tab.close();
     const after = await waitFor(() => clickCounts(server), (c) => c.whatsapp > before.whatsapp);
-    // Once: a moment later there is still exactly one more, and no plan click.
-    await page.waitForTimeout(300);
+    // Once: every request the page started by now has been seen, and it sent one WhatsApp click, no plan click.
+    await requestsSeen(page);
+    assert.deepEqual(sent.kinds.splice(0), ["whatsapp"], `${path} link ${i}: one click sent`);
     const settled = await clickCounts(server);
     assert.equal(settled.whatsapp, before.whatsapp + 1, `${path} link ${i}: counted once`);
     assert.equal(settled.plan, before.plan, `${path} link ${i}: not a plan click`);
     assert.equal(after.pages.at(-1), path);
     expected.push(path);
   }
+  sent.stop();
   return n;
+}
+
+/** The kinds of the clicks the page sends to the tracking endpoint from now on, in order ("plan" by default). */
+function clicksSent(page: Page): { kinds: string[]; stop(): void } {
+  const kinds: string[] = [];
+  const listen = (req: Request) => {
+    if (new URL(req.url()).pathname !== "/api/tracking/click") return;
+    kinds.push((JSON.parse(req.postData() ?? "{}") as { kind?: string }).kind ?? "plan");
+  };
+  page.on("request", listen);
+  return { kinds, stop: () => page.off("request", listen) };
 }
 
 browserTest(
@@ -121,9 +135,12 @@ browserTest(
       const before = await clickCounts(server);
       const specialist = v.page.locator('a[data-lead][href*="//wa.me/"]').first();
       await specialist.scrollIntoViewIfNeeded();
+      const sent = clicksSent(v.page);
       await specialist.click();
       await waitFor(() => clickCounts(server), (c) => c.plan === before.plan + 1);
-      await v.page.waitForTimeout(300);
+      await requestsSeen(v.page);
+      sent.stop();
+      assert.deepEqual(sent.kinds, ["plan"]);
       assert.equal((await clickCounts(server)).whatsapp, before.whatsapp);
     } finally {
       await v.context.close();
