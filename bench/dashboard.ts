@@ -11,6 +11,7 @@
 // Each row prints the load average (1 minute) when it was measured: the machine may be shared.
 //   deno run -A bench/dashboard.ts [--visits 1000000] [--runs 20] [--json] [--schema already_seeded]
 //     [--filtered-only]   (skip the unfiltered rows: the filtered first load and "Agora" only)
+//     [--unfiltered-only] (skip the filtered first load: at 10,000,000 visits it takes most of an hour)
 // Floors (issue 6): p50 ≤ 50 ms and p95 ≤ 100 ms per endpoint, first load ≤ 300 ms at 1,000,000 visits;
 // p95 ≤ 250 ms from 10,000,000 visits. Filtered first load (issue 29): p95 ≤ 300 ms at 1,000,000 visits,
 // ≤ 600 ms at 10,000,000. With --json the last stdout line is
@@ -36,12 +37,14 @@ const { values } = parseArgs({
     // An existing schema that testing/seed.ts already filled (PostgreSQL): measured as is, not dropped.
     schema: { type: "string" },
     "filtered-only": { type: "boolean", default: false },
+    "unfiltered-only": { type: "boolean", default: false },
   },
 });
 const RUNS = Math.max(1, Number(values.runs));
 const VISITS = Number(values.visits);
 const JSON_OUT = values.json;
 const FILTERED_ONLY = values["filtered-only"];
+const UNFILTERED_ONLY = values["unfiltered-only"];
 /** The 1-minute load average, printed beside each row. */
 const load1 = () => Deno.loadavg()[0].toFixed(1);
 const ORIGIN = "http://localhost:8000";
@@ -274,7 +277,7 @@ try {
     `select source from visits where occurred_at >= $1::date group by 1 order by count(*) desc limit 1`,
     [month.start],
   );
-  const filterSets = [
+  const filterSets = UNFILTERED_ONLY ? [] : [
     ...(top.length ? [{ label: "1 filter", q: `f_channel=${top[0].channel}` }] : []),
     ...(top[0]?.utm_source
       ? [{
