@@ -1,9 +1,9 @@
-// Three event tables or one (issue 21): on a schema bench/seed.ts filled, builds `events_merged`, one table
+// Three event tables or one (issue 21): on a schema testing/seed.ts filled, builds `events_merged`, one table
 // holding the visits, clicks and conversions with a `kind` column (indexed on occurred_at and on
 // (kind, occurred_at)), then times the statements that read or delete raw events both ways, the three-table
 // form as the app runs it (src/db/rollups.ts, src/db/dashboard_queries.ts, src/db/retention.ts) and the one-table
 // form a merge would need. PostgreSQL only; the copy is dropped at the end (`--keep` keeps it).
-//   DATABASE_URL=postgres://… deno run -A bench/seed.ts --visits 10000000 --schema s10m
+//   DATABASE_URL=postgres://… deno run -A testing/seed.ts --visits 10000000 --schema s10m
 //   DATABASE_URL=postgres://… deno run -A bench/event_tables.ts --schema s10m [--runs 5] [--keep] [--reuse] [--quick]
 import { parseArgs } from "node:util";
 import { openDb } from "../src/db/client.ts";
@@ -24,7 +24,7 @@ const { values } = parseArgs({
 });
 const url = Deno.env.get("DATABASE_URL");
 if (!url || !values.schema || !/^[a-z_][a-z0-9_]*$/.test(values.schema)) {
-  throw new Error("DATABASE_URL and --schema (a schema bench/seed.ts filled) are required");
+  throw new Error("DATABASE_URL and --schema (a schema testing/seed.ts filled) are required");
 }
 /** Thrown to roll back a timed delete. */
 class RollBack extends Error {}
