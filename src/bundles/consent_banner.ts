@@ -1,5 +1,5 @@
-// The LGPD consent banner (ConsentBanner.tsx, rendered hidden where the pixel or tag manager waits for a
-// choice): shown while no choice is stored and from the footer's privacy-preferences button.
+// The LGPD consent banner (src/ui/lead/ConsentBanner.tsx, rendered hidden where the pixel or tag manager waits
+// for a choice): shown while no choice is stored and from the footer's privacy-preferences button.
 import type { PublicConfig } from "../shared/page_data.ts";
 import {
   type ConsentChoice,

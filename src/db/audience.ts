@@ -8,7 +8,6 @@ import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql } from "./filtered.ts";
-import { leadState } from "../shared/br_states.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */
 export interface AudienceCount {
@@ -166,26 +165,4 @@ export async function leadStateCounts(
      select null, l.whatsapp, l.page, ${current}, 1 from leads l where ${days} and l.whatsapp_state is null`,
     params,
   );
-}
-
-/**
- * Stores the state of the leads stored before the column existed (migrations/00023), `batch` at a time,
- * found through the partial index of those leads; returns how many were filled. For the roll-up job.
- */
-export async function fillLeadStates(db: Queryable, batch = 2_000): Promise<number> {
-  let filled = 0;
-  for (;;) {
-    const rows = await db.query<{ id: number; whatsapp: string; page: string | null }>(
-      "select id, whatsapp, page from leads where whatsapp_state is null order by id limit $1",
-      [batch],
-    );
-    if (!rows.length) return filled;
-    await db.query(
-      `update leads l set whatsapp_state = s.state
-         from unnest($1::bigint[], $2::text[]) as s(id, state) where l.id = s.id`,
-      [rows.map((r) => r.id), rows.map((r) => leadState(r.whatsapp, r.page) ?? "")],
-    );
-    filled += rows.length;
-    if (rows.length < batch) return filled;
-  }
 }

@@ -35,6 +35,36 @@ export interface LeadTouch {
   at?: Date;
 }
 
+/**
+ * The state of a lead's WhatsApp number as `leads.whatsapp_state` keeps it (migrations/00023): its
+ * two-letter code (shared/br_states.ts), '' for a number that is foreign or cannot be read.
+ */
+export function storedWhatsappState(whatsapp: string | null, page: string | null): string {
+  return leadState(whatsapp, page) ?? "";
+}
+
+/**
+ * Stores the state of the leads stored before the column existed (migrations/00023), `batch` at a time,
+ * found through the partial index of those leads; returns how many were filled. For the roll-up job.
+ */
+export async function fillLeadStates(db: Queryable, batch = 2_000): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await db.query<{ id: number; whatsapp: string; page: string | null }>(
+      "select id, whatsapp, page from leads where whatsapp_state is null order by id limit $1",
+      [batch],
+    );
+    if (!rows.length) return filled;
+    await db.query(
+      `update leads l set whatsapp_state = s.state
+         from unnest($1::bigint[], $2::text[]) as s(id, state) where l.id = s.id`,
+      [rows.map((r) => r.id), rows.map((r) => storedWhatsappState(r.whatsapp, r.page))],
+    );
+    filled += rows.length;
+    if (rows.length < batch) return filled;
+  }
+}
+
 /** Inserts a lead unless one with the same idempotency key exists; returns the new id or null. */
 export async function insertLead(db: Queryable, lead: NewLead): Promise<number | null> {
   const rows = await db.query<{ id: number }>(
@@ -82,7 +112,7 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<number |
       lead.lastTouch?.channel ?? null,
       lead.lastTouch?.landingPage ?? null,
       lead.lastTouch?.referrer ?? null,
-      leadState(lead.whatsapp, lead.page) ?? "",
+      storedWhatsappState(lead.whatsapp, lead.page),
     ],
   );
   return rows[0] ? Number(rows[0].id) : null;

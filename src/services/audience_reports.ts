@@ -5,7 +5,8 @@ import type { Db } from "../db/client.ts";
 import type { DayRange } from "../db/dashboard_queries.ts";
 import { audienceCounts, type LeadStateCount, leadStateCounts } from "../db/audience.ts";
 import { type AudienceDimension, audienceValueLabel } from "../shared/audience.ts";
-import { BR_STATES, leadState } from "../shared/br_states.ts";
+import { BR_STATES } from "../shared/br_states.ts";
+import { storedWhatsappState } from "../db/leads.ts";
 import type { Filters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
 import { comparisonOf } from "./dashboard_reports.ts";
@@ -59,7 +60,7 @@ export interface StateLeads {
 function countStates(counts: LeadStateCount[]): StateLeads[] {
   const perState = new Map<string, number>();
   for (const c of counts) {
-    const state = c.state ?? leadState(c.whatsapp, c.page) ?? "";
+    const state = c.state ?? storedWhatsappState(c.whatsapp, c.page);
     perState.set(state, (perState.get(state) ?? 0) + c.leads);
   }
   return [...perState].map(([state, leads]) => ({

@@ -2,7 +2,8 @@
 // so dashboard queries read raw events only for the last few minutes.
 import type { Db, Queryable } from "../db/client.ts";
 import { ANALYTICS_LOCK } from "../db/job_locks.ts";
-import { fillLeadStates, rollUpAudience } from "../db/audience.ts";
+import { rollUpAudience } from "../db/audience.ts";
+import { fillLeadStates } from "../db/leads.ts";
 import {
   earliestRawDay,
   rollUpActions,
