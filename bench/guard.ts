@@ -45,6 +45,13 @@ await Deno.mkdir(`${work}/server`, { recursive: true });
 await Deno.mkdir(`${work}/core`);
 await Deno.writeFile(`${work}/server/conn_guard.ts`, oldSource.stdout);
 await Deno.writeTextFile(`${work}/core/log.ts`, `export * from "${root}src/core/log.ts";\n`);
+// Guards from 2026-11 on read request heads with a helper beside them.
+const helper = await new Deno.Command("git", {
+  args: ["-C", root, "show", `${values.old}:src/server/http1_head.ts`],
+  stdout: "piped",
+  stderr: "null",
+}).output();
+if (helper.success) await Deno.writeFile(`${work}/server/http1_head.ts`, helper.stdout);
 const oldLines = new TextDecoder().decode(oldSource.stdout).split("\n").length - 1;
 const newLines = (await Deno.readTextFile(`${root}src/server/conn_guard.ts`)).split("\n").length - 1;
 

@@ -7,7 +7,7 @@ import { serveGuarded } from "../src/server/conn_guard.ts";
 const guard = await serveGuarded({
   hostname: "127.0.0.1",
   port: 0,
-  limits: { fdBudget: Number(Deno.args[0]), headersTimeoutMs: 30_000, keepAliveMs: 30_000 },
+  limits: { fdBudget: Number(Deno.args[0]), idleTimeoutMs: 30_000 },
   handler: () => new Response("ok"),
 });
 console.log(guard.addr.port);
