@@ -112,6 +112,12 @@ export function fdBudgetFor(limits: { soft: number; open: number } | null): numb
   return limits ? Math.max(MIN_BUDGET, limits.soft - limits.open - RESERVED_FDS) : 512;
 }
 
+/** Removes one `value` from `list` (a connection's clocks: one entry per request in flight). */
+function removeOne(list: number[], value: number): void {
+  const at = list.indexOf(value);
+  if (at >= 0) list.splice(at, 1);
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function isDescriptorExhaustion(error: unknown): boolean {
@@ -125,24 +131,21 @@ class Client {
   closed = false;
   /** Requests the handler answered, ever. */
   answered = 0;
-  /** When each request now in the handler began, or each answer being sent was handed over (by request). */
-  readonly inHandler = new Set<{ since: number }>();
-  readonly answering = new Set<{ since: number }>();
+  /** When each request now in the handler began, and when each answer being sent was handed over. */
+  readonly inHandler: number[] = [];
+  readonly answering: number[] = [];
   /** Opened, or last answer sent: the idle clock while nothing is in flight. */
   idleSince = Date.now();
   readonly openedAt = this.idleSince;
   constructor(readonly acceptedInTurn: number) {}
 
   busy(): boolean {
-    return this.inHandler.size > 0 || this.answering.size > 0;
+    return this.inHandler.length > 0 || this.answering.length > 0;
   }
 
   /** When the oldest request or answer in flight began (Infinity when none). */
   oldestInFlight(): number {
-    let oldest = Infinity;
-    for (const r of this.inHandler) oldest = Math.min(oldest, r.since);
-    for (const r of this.answering) oldest = Math.min(oldest, r.since);
-    return oldest;
+    return Math.min(Infinity, ...this.inHandler, ...this.answering);
   }
 }
 
@@ -211,8 +214,8 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
     budgetCut = Math.max(0, budgetCut - 8);
     for (const c of clients) {
       let late = !c.busy() && now - c.idleSince > limits.idleTimeoutMs;
-      for (const r of c.inHandler) late ||= now - r.since > limits.requestTimeoutMs;
-      for (const r of c.answering) late ||= now - r.since > limits.answerTimeoutMs;
+      for (const since of c.inHandler) late ||= now - since > limits.requestTimeoutMs;
+      for (const since of c.answering) late ||= now - since > limits.answerTimeoutMs;
       if (late) close(c, "timedOut");
     }
   }, 250);
@@ -224,20 +227,21 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
 
   function serve(client: Client, conn: Deno.TcpConn): void {
     const handler: Handler = async (request, info) => {
-      const inHandler = { since: Date.now() };
-      client.inHandler.add(inHandler);
+      const started = Date.now();
+      client.inHandler.push(started);
       try {
         return await options.handler(request, info);
       } finally {
-        client.inHandler.delete(inHandler);
+        removeOne(client.inHandler, started);
         client.answered++;
         // The answer is in flight until Deno has handed its last byte to the socket.
-        const answer = { since: Date.now() };
-        client.answering.add(answer);
-        info.completed.catch(() => {}).finally(() => {
-          client.answering.delete(answer);
+        const handedOver = Date.now();
+        client.answering.push(handedOver);
+        const sent = () => {
+          removeOne(client.answering, handedOver);
           client.idleSince = Date.now();
-        });
+        };
+        info.completed.then(sent, sent);
       }
     };
     client.server = serveOnConnection!(conn, client.abort.signal, handler, onError, () => {});
