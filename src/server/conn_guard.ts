@@ -5,8 +5,8 @@
 // The guard owns the accept loop and hands each connection, untouched, to Deno's own HTTP server for that one
 // connection (`serveHttpOnConnection`, the function behind Deno.serve, reached through `Deno[Deno.internal]`:
 // Deno has no public way to serve a connection it did not accept). It never reads or copies a byte: it
-// watches the handler, and closes a connection by aborting its server (see `Closer` for how). So a request costs what it costs on
-// Deno.serve, a connection one descriptor and Deno's own buffers. (It used to read each request's headers
+// watches the handler, and closes a connection by aborting its server (see `Closer`). So a request costs
+// what it costs on Deno.serve, a connection one descriptor and Deno's own buffers. (It used to read each request's headers
 // itself and relay the connection to a Deno.serve on a loopback port: ~35 µs more per request, three
 // descriptors and ~60 KB per connection. bench/guard.ts measures both against Deno.serve alone.)
 //
@@ -111,9 +111,6 @@ export interface GuardOptions {
   onListen?: (addr: Deno.NetAddr) => void;
   limits?: Partial<GuardLimits>;
 }
-
-/** Whether this Deno can hand an accepted connection to its HTTP server (the guard needs it). */
-export const guardAvailable = typeof serveOnConnection === "function";
 
 /** The soft limit on open descriptors (Deno raises it to the hard limit at start), and how many are open. */
 export async function descriptorLimits(): Promise<{ soft: number; open: number } | null> {
