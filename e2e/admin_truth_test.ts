@@ -357,8 +357,10 @@ browserTest(
       await page.getByLabel("Plano").selectOption("premium");
       await page.getByLabel("Origem (utm_source)").fill("facebook");
       await page.getByLabel("Ordem").selectOption("oldest");
+      // The limit only stops a hang: beside a flood loop and the whole suite (load 9–12) the three debounced
+      // requests took over 10 s once.
       await page.locator("#leads .card-sub").filter({ hasText: "10 leads no período" }).waitFor({
-        timeout: 10_000,
+        timeout: 30_000,
       });
       const dates = await waitFor(() => page.locator(".lead-table .lead-date").allInnerTexts(), (d) =>
         d.length === 10);
