@@ -134,7 +134,8 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       ...(db.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
     });
   };
-  // The guard owns the public socket: bounded connections, idle and per-request timeouts (conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.
+  // The guard owns the public socket: bounded connections, idle and per-request timeouts
+  // (server/conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.
   const server = config.CONNECTION_GUARD
     ? await serveGuarded({ port: config.PORT, hostname: config.HOST, handler: app.fetch, onListen })
     : Deno.serve({ port: config.PORT, hostname: config.HOST, onListen }, app.fetch);

@@ -1,5 +1,6 @@
 // The LGPD consent banner (src/ui/lead/ConsentBanner.tsx, rendered hidden where the pixel or tag manager waits
-// for a choice): shown while no choice is stored and from the footer's privacy-preferences button.
+// for a choice): shown while no choice is stored and from the footer's privacy-preferences button. What waits
+// for consent: docs/PRODUCT.md, _What is tracked and when_.
 import type { PublicConfig } from "../shared/page_data.ts";
 import {
   type ConsentChoice,

@@ -6,7 +6,10 @@ export type Locales = Record<Lang, LangResources>;
 
 const LOCALES_DIR = new URL("../../locales/", import.meta.url);
 
-/** Reads `locales/{lang}/{namespace}.json` for every language and namespace. A missing file is an error. */
+/**
+ * Reads the translation files under `locales/`: one folder per language, one JSON file per namespace that
+ * src/shared/i18n.ts lists. A missing file is an error.
+ */
 export async function loadLocales(dir: URL = LOCALES_DIR): Promise<Locales> {
   const entries = await Promise.all(LANGS.map(async (lang) => {
     const namespaces = await Promise.all(NAMESPACES.map(async (ns) => {

@@ -192,7 +192,7 @@ function pageElement(deps: AppDeps, page: PageId, lang: Lang): ReactNode {
   // Every public page loads the same small bootstrap (src/bundles/entries/site.ts); islands load on demand.
   const entry = deps.assets.entry(isAdmin ? "admin" : "site");
   const styles = deps.assets.entry("styles").css;
-  const pageStyles = isAdmin ? entry.css : [...styles, ...entry.css]; // the admin bundle carries its own base.css
+  const pageStyles = isAdmin ? entry.css : [...styles, ...entry.css]; // the admin bundle carries its own src/ui/styles/base.css
   const meta = headFor(deps, lang, page, i18n.t);
   const data: PageData = { lang, page, config: publicConfig(deps) };
   const root = isAdmin

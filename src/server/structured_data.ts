@@ -10,9 +10,10 @@ export interface FaqItem {
 }
 
 /**
- * JSON-LD for a public page (schema.org). The home page describes the software with its four offers and
- * rating; the integration pages describe the integration with its free trial; every page names the company;
- * a page that shows an FAQ adds it as `FAQPage` (same questions and answers as on screen).
+ * JSON-LD structured data for a public page, from the site's facts in src/site.ts and the page's copy in
+ * locales/. The home page describes the software with its four offers and rating; the integration pages
+ * describe the integration with its free trial; every page names the company; a page that shows an FAQ adds
+ * it as `FAQPage` (same questions and answers as on screen).
  */
 export function structuredData(
   page: PageId,

@@ -3,7 +3,8 @@ import type { AppEnv } from "../env.ts";
 import { refusalMessage } from "../../shared/admin_messages.ts";
 
 /**
- * For the sign-in and the password change, whose every answer says `success` and `message`: a refusal from
+ * For the sign-in and the password change, whose every answer says `success` and `message` (docs/PRODUCT.md,
+ * _Dashboard_; src/routes/api/contract_test.ts guards the fields): a refusal from
  * anything behind this (the admin guard, the body's checks, the throttle, the handler, a database outage)
  * keeps its status, headers and `{ error, ... }` fields and gains `success: false` and the Portuguese text of
  * its code. The handlers write their own successful answers.
