@@ -173,10 +173,8 @@ function withDeadline<T>(work: Promise<T>, ms: number, onTimeout: () => unknown)
         }
       }, 100);
     }
-    work.then(
-      (value) => pendingReads.delete(read) && resolve(value),
-      (error) => pendingReads.delete(read) && reject(error),
-    );
+    // After the deadline has rejected, settling again does nothing.
+    work.then(resolve, reject).finally(() => pendingReads.delete(read));
   });
 }
 

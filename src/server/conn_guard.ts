@@ -44,7 +44,7 @@ export interface GuardLimits {
   sheddableAfterMs: number;
 }
 
-export const DEFAULT_LIMITS: Omit<GuardLimits, "fdBudget"> = {
+const DEFAULT_LIMITS: Omit<GuardLimits, "fdBudget"> = {
   idleTimeoutMs: 5_000,
   requestTimeoutMs: 10_000,
   answerTimeoutMs: 60_000,
@@ -113,7 +113,7 @@ export interface GuardOptions {
 }
 
 /** The soft limit on open descriptors (Deno raises it to the hard limit at start), and how many are open. */
-export async function descriptorLimits(): Promise<{ soft: number; open: number } | null> {
+async function descriptorLimits(): Promise<{ soft: number; open: number } | null> {
   if (Deno.build.os !== "linux") return null;
   try {
     const soft = Number(/^Max open files\s+(\d+)/m.exec(await Deno.readTextFile("/proc/self/limits"))?.[1]);
@@ -126,7 +126,7 @@ export async function descriptorLimits(): Promise<{ soft: number; open: number }
 }
 
 /** The budget for client connections: what the soft limit leaves after those open now and a reserve. */
-export function fdBudgetFor(limits: { soft: number; open: number } | null): number {
+function fdBudgetFor(limits: { soft: number; open: number } | null): number {
   return limits ? Math.max(MIN_BUDGET, limits.soft - limits.open - RESERVED_FDS) : 512;
 }
 
@@ -145,7 +145,6 @@ function isDescriptorExhaustion(error: unknown): boolean {
 /** One accepted connection, as the guard sees it from the handler. */
 class Client {
   readonly closer = new Closer();
-  closed = false;
   /** Requests the handler answered, ever. */
   answered = 0;
   /** When each request now in the handler began, and when each answer being sent was handed over. */
@@ -183,15 +182,9 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
   let stopping = false;
 
   function close(client: Client, reason?: "evicted" | "timedOut"): void {
-    if (client.closed) return;
+    if (!clients.delete(client)) return; // ended already
     if (reason) stats[reason]++;
-    forget(client);
     client.closer.close();
-  }
-
-  function forget(client: Client): void {
-    client.closed = true;
-    clients.delete(client);
   }
 
   /** Closes connections by the rules at the top of this file until one more fits; false to wait instead. */
@@ -265,7 +258,7 @@ export async function serveGuarded(options: GuardOptions): Promise<GuardedServer
       }
     };
     serveOnConnection!(conn, client.closer, handler, onError, () => {}).finished
-      .catch(() => {}).finally(() => forget(client));
+      .catch(() => {}).finally(() => clients.delete(client));
   }
 
   // A long accept queue: while a flood keeps the process busy, a full queue makes the kernel drop new SYNs
