@@ -65,18 +65,91 @@ if (faults) {
   args.push("--parallel", ...rest);
   if (!named) args.push(`--ignore=${FAULT_TESTS.join(",")}`, "src/", "bench/", "e2e/");
 }
-// Deno's own summary line ("ok | N passed | N failed (time)") is the last thing printed, but for the banner.
+// One retry for a test that failed: the suite runs on a shared two-core machine at a load of 8 to 11, where a
+// browser test now and then misses a deadline that holds on a quiet machine. After the run, the tests that
+// failed (read from Deno's JUnit report) run once more, alone; a test that fails twice fails the run, and
+// every retried test is named loudly with its first failure, so a flaky test is seen, not hidden. More than
+// MAX_RETRIED failures, or a failure outside any test (a file that does not load), is not retried.
+const MAX_RETRIED = 3;
 const jobs = Deno.env.get("DENO_JOBS") ||
   String(Math.max(2, Math.round(navigator.hardwareConcurrency * 1.5)));
-const { code } = await new Deno.Command(Deno.execPath(), {
-  args,
-  env: { DENO_JOBS: jobs },
-  stdout: "inherit",
-  stderr: "inherit",
-})
-  .spawn()
-  .status;
+const reportDir = await Deno.makeTempDir({ prefix: "test_report_" });
+const run = async (runArgs: string[], report: string) =>
+  (await new Deno.Command(Deno.execPath(), {
+    args: [...runArgs.slice(0, 3), `--junit-path=${report}`, ...runArgs.slice(3)],
+    env: { DENO_JOBS: jobs },
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status).code;
+const started = performance.now();
+let code = await run(args, `${reportDir}/first.xml`);
+if (code !== 0) {
+  const first = await readReport(`${reportDir}/first.xml`);
+  const failed = first.filter((t) => t.failure && !t.step);
+  const outsideTests = failed.length === 0;
+  if (!outsideTests && failed.length <= MAX_RETRIED) {
+    banner(`RETRYING ${failed.length} failed test(s) once, alone: ${failed.map((t) => t.name).join("; ")}`);
+    const files = [...new Set(failed.map((t) => t.file))];
+    const only = `/^(?:${failed.map((t) => escapeRegExp(t.name)).join("|")})$/`;
+    const again = await run([...args.slice(0, 3), "--filter", only, ...files], `${reportDir}/retry.xml`);
+    const retried = await readReport(`${reportDir}/retry.xml`);
+    const passedAgain = failed.filter((t) =>
+      retried.some((r) => r.file === t.file && r.name === t.name && !r.step && !r.failure)
+    );
+    for (const t of passedAgain) {
+      console.log(`FLAKY: "${t.name}" (${t.file}) failed, then passed alone. First failure:\n${t.failure}\n`);
+    }
+    const stillFailing = failed.length - passedAgain.length;
+    const tests = first.filter((t) => !t.step).length;
+    const seconds = Math.round((performance.now() - started) / 1000);
+    const time = `${Math.floor(seconds / 60)}m${seconds % 60}s`;
+    code = again === 0 && stillFailing === 0 ? 0 : 1;
+    // The closing line CI reads: every test of the first run, the retried ones counted by their second run.
+    console.log(
+      `\n${code === 0 ? "ok" : "FAILED"} | ${tests - stillFailing} passed | ${stillFailing} failed | ` +
+        `${passedAgain.length} passed on retry (${time})`,
+    );
+  }
+}
+await Deno.remove(reportDir, { recursive: true }).catch(() => {});
 if (!hasPostgres || (!hasChrome && !faults) || (!hasCaddy && faults)) {
   banner("Some suites were SKIPPED: see the notes above.");
 }
 Deno.exit(code);
+
+type Case = { file: string; name: string; step: boolean; failure: string };
+
+/** The test cases of Deno's JUnit report; a step is named "test > step" after its test. */
+async function readReport(path: string): Promise<Case[]> {
+  const xml = await Deno.readTextFile(path).catch(() => "");
+  const cases: Case[] = [];
+  for (const m of xml.matchAll(/<testcase name="([^"]*)" classname="([^"]*)"[^>]*>([\s\S]*?)<\/testcase>/g)) {
+    const failure = /<failure[^>]*>([\s\S]*?)<\/failure>/.exec(m[3]);
+    cases.push({
+      name: unescapeXml(m[1]),
+      file: unescapeXml(m[2]),
+      step: false,
+      failure: unescapeXml(failure?.[1] ?? ""),
+    });
+  }
+  const names = new Set(cases.map((c) => `${c.file}\0${c.name}`));
+  for (const c of cases) {
+    const parts = c.name.split(" > ");
+    c.step = parts.some((_, i) => i > 0 && names.has(`${c.file}\0${parts.slice(0, i).join(" > ")}`));
+  }
+  return cases;
+}
+
+function unescapeXml(text: string): string {
+  return text.replace(
+    /&(lt|gt|quot|apos|amp|#(\d+)|#x([0-9a-f]+));/gi,
+    (_, name, dec, hex) =>
+      dec ? String.fromCodePoint(Number(dec)) : hex ? String.fromCodePoint(parseInt(hex, 16)) : (
+        { lt: "<", gt: ">", quot: '"', apos: "'", amp: "&" } as Record<string, string>
+      )[name],
+  );
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
