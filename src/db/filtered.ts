@@ -9,6 +9,7 @@ import type { DailyCount, DayRange, SourceConversion } from "./dashboard_queries
 import type { Queryable } from "./client.ts";
 import type { EngagementTotals, PageEngagement } from "./engagement.ts";
 import { type Ranking, RANKINGS, type RankItem, type RankItemWithPrevious } from "./rankings.ts";
+import type { UtmDetailColumn, UtmDetailRow } from "./utm_detail.ts";
 
 /** The tables a filter narrows. */
 export type FilteredTable = "visits" | "clicks" | "leads";
@@ -317,36 +318,40 @@ export async function filteredConversionBySource(
 
 /**
  * Visits, plan clicks and leads per utm_content or utm_term ("Criativos", "Palavras-chave"), under the filters.
- * Leads keep the two values (migration 00016); clicks do not, so each click counts under the value of its
- * session's page views (in the lookback above). Read from the raw rows, filtered or not: days whose raw rows
- * are purged count nothing.
+ * Leads keep the two values (migration 00016); clicks do not, so each plan click counts under the values of
+ * its session's page views on the click's local day or the day before (db/utm_detail.ts rolls up the same
+ * per day). Read from the raw rows: days whose raw rows are purged count nothing.
  */
 export async function utmDetailConversions(
   db: Queryable,
-  column: "utm_content" | "utm_term",
+  column: UtmDetailColumn,
   range: DayRange,
   tz: string,
-  limit: number,
+  limit: number | null,
   f: Filters | undefined,
-): Promise<{ key: string; visits: number; clicks: number; leads: number }[]> {
+): Promise<UtmDetailRow[]> {
   const params = base(range, tz);
   const visitWhere = filterSql(f, "visits", params, BOUNDS, "v");
   const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
   const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
   params.push(limit);
-  // One pass over the period's page views with a value (grouped by session and value, hashed, not sorted):
-  // the period's views per value, and which value each session had for its clicks.
+  const clickDay = DAY("c.occurred_at");
+  // One pass over the period's page views with a value (grouped by session, value and day, hashed, not
+  // sorted): the period's views per value, and which values each session had on each day for its clicks.
   return await db.query(
     `with sk as (
-       select v.session_id, v.${column} as key, count(*) filter (where v.occurred_at >= ${LO}) as n from visits v
-        where v.occurred_at >= ${LO} - interval '${SESSION_LOOKBACK}' and v.occurred_at < ${HI}
+       select v.session_id, v.${column} as key, ${DAY("v.occurred_at")} as d,
+              count(*) filter (where v.occurred_at >= ${LO}) as n from visits v
+        where v.occurred_at >= (($1::date - 1)::timestamp at time zone $3) and v.occurred_at < ${HI}
           and v.${column} is not null and v.${column} <> ''${visitWhere}
-        group by 1, 2)
+        group by 1, 2, 3)
      select key, sum(n)::int as visits, sum(c)::int as clicks, sum(l)::int as leads from (
        select key, sum(n) as n, 0 as c, 0 as l from sk group by 1
        union all
-       select sk.key, 0, count(*), 0 from clicks c join sk on sk.session_id = c.session_id and c.session_id <> ''
-        where ${IN("c.occurred_at")}${PLAN}${clickWhere} group by 1
+       select key, 0, count(*), 0 from (
+         select distinct c.id, sk.key from clicks c
+           join sk on sk.session_id = c.session_id and sk.d between ${clickDay} - 1 and ${clickDay}
+          where ${IN("c.occurred_at")}${PLAN} and c.session_id <> ''${clickWhere}) x group by 1
        union all
        select l.${column}, 0, 0, count(*) from leads l
         where ${IN("l.submitted_at")} and l.${column} is not null and l.${column} <> ''${leadWhere} group by 1

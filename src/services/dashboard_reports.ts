@@ -27,6 +27,7 @@ import { rankingUnderFilters } from "../db/filter_ranks.ts";
 import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/dashboard_math.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
+import { rolledUtmDetail, type UtmDetailColumn, type UtmDetailRow } from "../db/utm_detail.ts";
 import { conversionRate } from "../shared/metrics.ts";
 
 /** How many items each ranking lists. */
@@ -186,17 +187,34 @@ export async function conversionByUtmSource(db: Db, range: DayRange, tz: string,
 }
 
 /**
+ * Visits, plan clicks and leads per utm_content or utm_term value, the `limit` first (all with null):
+ * unfiltered from the roll-up (db/utm_detail.ts) when it has its backfill, else from the raw rows
+ * (db/filtered.ts utmDetailConversions), which count the same.
+ */
+export async function utmDetailRows(
+  db: Db,
+  column: UtmDetailColumn,
+  range: DayRange,
+  tz: string,
+  limit: number | null,
+  f?: Filters,
+): Promise<UtmDetailRow[]> {
+  const rolled = noFilters(f) ? await rolledUtmDetail(db, column, range, tz, limit) : null;
+  return rolled ?? await utmDetailConversions(db, column, range, tz, limit, f);
+}
+
+/**
  * "Criativos (utm_content)" or "Palavras-chave (utm_term)": visits, plan clicks and leads per value, and
- * leads / clicks × 100. From the raw rows (db/filtered.ts utmDetailConversions), filtered or not.
+ * leads / clicks × 100.
  */
 export async function utmDetailRanking(
   db: Db,
-  column: "utm_content" | "utm_term",
+  column: UtmDetailColumn,
   range: DayRange,
   tz: string,
   f?: Filters,
 ) {
-  return (await utmDetailConversions(db, column, range, tz, RANKING_SIZE, f)).map((r) => ({
+  return (await utmDetailRows(db, column, range, tz, RANKING_SIZE, f)).map((r) => ({
     value: r.key,
     visits: r.visits,
     clicks: r.clicks,

@@ -16,9 +16,10 @@ import {
   leadSeries,
   periodSummary,
   uniqueVisitSeries,
+  utmDetailRows,
 } from "./dashboard_reports.ts";
 import { channelReport } from "./traffic_reports.ts";
-import { utmDetailConversions } from "../db/filtered.ts";
+import type { UtmDetailRow } from "../db/utm_detail.ts";
 import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 
@@ -162,7 +163,7 @@ type ChannelExport = Awaited<ReturnType<typeof channelReport>>["current"][number
 };
 type DailyRow = ReturnType<typeof mergeDaily>[number];
 type SourceRow = Awaited<ReturnType<typeof conversionByUtmSource>>[number];
-type DetailRow = Awaited<ReturnType<typeof utmDetailConversions>>[number];
+type DetailRow = UtmDetailRow;
 
 /** Creatives (utm_content) or keywords (utm_term): page views, plan clicks, leads and rate per value. */
 function utmDetailPanel(
@@ -179,8 +180,7 @@ function utmDetailPanel(
       [METRICS.leads.name, (r) => int(r.leads)],
       [`${METRICS.conversionRate.name} (%)`, (r) => conversionRate(r.leads, r.clicks)],
     ],
-    rows: ({ db, range, tz, filters }) =>
-      utmDetailConversions(db, column, range, tz, EXPORT_MAX_ROWS, filters),
+    rows: ({ db, range, tz, filters }) => utmDetailRows(db, column, range, tz, EXPORT_MAX_ROWS, filters),
   };
 }
 

@@ -21,6 +21,7 @@ import {
   rollUpFilterEngagement,
 } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
+import { rollUpUtmDetail, utmDetailBackfillDone, utmDetailBackfillPending } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
@@ -80,36 +81,35 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
-  // Engagement rolls up from `from` too; the first run after migration 00018 starts at the first day that
-  // still has raw rows instead (the days rolled up before it have no engagement rows).
-  let engagementFrom = from;
-  const backfill = await engagementBackfillPending(tx);
-  if (backfill) {
-    const firstKept = state.purgedThrough !== null
-      ? addDays(state.purgedThrough, 1)
-      : await earliestRawDay(tx, timeZone);
-    if (firstKept !== null && (engagementFrom === null || firstKept < engagementFrom)) {
-      engagementFrom = firstKept;
+  // Engagement (migrations/00018), the rankings and engagement per filter value (00022) and the creatives and
+  // keywords (00024) roll up from `from` too; the first run after each migration starts at the first day that
+  // still has raw rows instead (the days rolled up before it have no rows there).
+  const firstKept = async () =>
+    state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
+  const rollUpWithBackfill = async (
+    pending: (tx: Queryable) => Promise<boolean>,
+    done: (tx: Queryable) => Promise<void>,
+    ...rollUps: ((tx: Queryable, from: string, until: Date, tz: string) => Promise<unknown>)[]
+  ) => {
+    const backfill = await pending(tx);
+    let start = from;
+    if (backfill) {
+      const kept = await firstKept();
+      if (kept !== null && (start === null || kept < start)) start = kept;
     }
-  }
-  if (engagementFrom !== null && engagementFrom <= through) {
-    await rollUpEngagement(tx, engagementFrom, until, timeZone);
-  }
-  if (backfill) await engagementBackfillDone(tx);
-  // Engagement and visit rankings per filter value (migrations/00022), the same way with their own backfill.
-  let filterFrom = from;
-  const filterBackfill = await filterEngagementBackfillPending(tx);
-  if (filterBackfill) {
-    const firstKept = state.purgedThrough !== null
-      ? addDays(state.purgedThrough, 1)
-      : await earliestRawDay(tx, timeZone);
-    if (firstKept !== null && (filterFrom === null || firstKept < filterFrom)) filterFrom = firstKept;
-  }
-  if (filterFrom !== null && filterFrom <= through) {
-    await rollUpFilterEngagement(tx, filterFrom, until, timeZone);
-    await rollUpFilterRanks(tx, filterFrom, until, timeZone);
-  }
-  if (filterBackfill) await filterEngagementBackfillDone(tx);
+    if (start !== null && start <= through) {
+      for (const rollUp of rollUps) await rollUp(tx, start, until, timeZone);
+    }
+    if (backfill) await done(tx);
+  };
+  await rollUpWithBackfill(engagementBackfillPending, engagementBackfillDone, rollUpEngagement);
+  await rollUpWithBackfill(
+    filterEngagementBackfillPending,
+    filterEngagementBackfillDone,
+    rollUpFilterEngagement,
+    rollUpFilterRanks,
+  );
+  await rollUpWithBackfill(utmDetailBackfillPending, utmDetailBackfillDone, rollUpUtmDetail);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;
