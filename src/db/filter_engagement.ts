@@ -107,17 +107,18 @@ const day = (column: string) => `case when isfinite(${column}) then to_char(${co
  * Where a range splits between the roll-up per filter value and the raw rows: final days (before the
  * watermark's day; with a cut, never the last day) from the roll-up, purged days nowhere (their raw rows are
  * gone, as on the raw path), and the raw rows from the watermark's day (with a cut, at the latest the last day)
- * to the end. Null while the roll-up still waits for its backfill.
+ * to the end. Null while the roll-up (the one whose `backfill` flag table is named) still waits for its backfill.
  */
-async function rollupSplit(
+export async function rollupSplit(
   db: Queryable,
   range: DayRange,
   until: string | null,
+  backfill: "filter_engagement_backfill" | "filter_page_engagement_backfill" = "filter_engagement_backfill",
 ): Promise<{ rolledStart: string; rolledEnd: string; rawStart: string } | null> {
   const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
     `select (select ${day("through")} from rollup_state) as through,
             (select ${day("purged_through")} from rollup_state) as purged,
-            exists (select 1 from filter_engagement_backfill) as pending`,
+            exists (select 1 from ${backfill}) as pending`,
   ))[0];
   if (st.pending) return null;
   let rolledStart = range.start;

@@ -467,27 +467,32 @@ export async function filteredEngagementTotals(
   return rows[0];
 }
 
-/** "Tempo na página" under the filters: the selected page views per page, with their sessions' visible time there. */
+/**
+ * "Tempo na página" under the filters: the selected page views per page, with the visible time there of the
+ * sessions that had such a view on the same local day (a visit is a session's day, as for the engagement
+ * totals). The `limit` most viewed pages; all with null.
+ */
 export async function filteredPageEngagement(
   db: Queryable,
   range: DayRange,
   tz: string,
-  limit: number,
+  limit: number | null,
   f: Filters,
 ): Promise<PageEngagement[]> {
   const params = base(range, tz);
   const where = filterSql(f, "visits", params, BOUNDS, "v");
   params.push(limit);
   return await db.query<PageEngagement>(
-    `with fv as (select v.source as page, v.session_id as sid from visits v where ${
-      IN("v.occurred_at")
-    }${where}),
+    `with fv as (
+       select ${DAY("v.occurred_at")} as day, v.source as page, v.session_id as sid from visits v
+        where ${IN("v.occurred_at")}${where}),
      pv as (select page, count(*) as views from fv group by 1),
      ms as (
        select e.source as page, sum(e.engaged_ms) as ms from engagements e
-        where ${
-      IN("e.occurred_at")
-    } and (e.session_id, e.source) in (select sid, page from fv where sid <> '')
+        where ${IN("e.occurred_at")}
+          and (${
+      DAY("e.occurred_at")
+    }, e.session_id, e.source) in (select day, sid, page from fv where sid <> '')
         group by 1)
      select pv.page, pv.views::int as views, coalesce(ms.ms, 0)::float8 as "engagedMs"
        from pv left join ms on ms.page = pv.page

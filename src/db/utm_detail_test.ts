@@ -8,9 +8,8 @@ import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { utmDetailConversions } from "./filtered.ts";
 import { rolledUtmDetail, type UtmDetailColumn } from "./utm_detail.ts";
+import { NOW, TZ } from "../../testing/rolled_filters.ts";
 
-const TZ = "America/Sao_Paulo";
-const NOW = new Date("2026-12-02T18:00:00Z");
 const PERIODS = [
   { start: "2026-11-01", end: "2026-11-30" },
   { start: "2026-12-01", end: "2026-12-31" },

@@ -16,6 +16,7 @@ import {
 } from "../shared/engagement.ts";
 import { comparisonOf, RANKING_SIZE } from "./dashboard_reports.ts";
 import { filteredEngagementTotals, filteredPageEngagement } from "../db/filtered.ts";
+import { rolledFilterPageEngagement } from "../db/filter_page_engagement.ts";
 import { rolledFilterEngagementTotals } from "../db/filter_engagement.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 
@@ -66,7 +67,8 @@ export async function pageTimeRanking(
   f?: Filters,
 ): Promise<PageTimeItem[]> {
   const rows = filterEntries(f).length > 0
-    ? await filteredPageEngagement(db, range, tz, RANKING_SIZE, f!)
+    ? (await rolledFilterPageEngagement(db, range, tz, RANKING_SIZE, f!)) ??
+      await filteredPageEngagement(db, range, tz, RANKING_SIZE, f!)
     : await pageEngagement(db, range, tz, RANKING_SIZE);
   return rows.map((r) => ({
     ...r,

@@ -21,6 +21,11 @@ import {
   rollUpFilterEngagement,
 } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
+import {
+  filterPageEngagementBackfillDone,
+  filterPageEngagementBackfillPending,
+  rollUpFilterPageEngagement,
+} from "../db/filter_page_engagement.ts";
 import { rollUpUtmDetail, utmDetailBackfillDone, utmDetailBackfillPending } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -81,8 +86,8 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
-  // Engagement (migrations/00018), the rankings and engagement per filter value (00022) and the creatives and
-  // keywords (00024) roll up from `from` too; the first run after each migration starts at the first day that
+  // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
+  // keywords (00024) and the time on page per filter value (00025) roll up from `from` too; the first run after each migration starts at the first day that
   // still has raw rows instead (the days rolled up before it have no rows there).
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
@@ -108,6 +113,11 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     filterEngagementBackfillDone,
     rollUpFilterEngagement,
     rollUpFilterRanks,
+  );
+  await rollUpWithBackfill(
+    filterPageEngagementBackfillPending,
+    filterPageEngagementBackfillDone,
+    rollUpFilterPageEngagement,
   );
   await rollUpWithBackfill(utmDetailBackfillPending, utmDetailBackfillDone, rollUpUtmDetail);
   await setRolledUntil(tx, through, until);
