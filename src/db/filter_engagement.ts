@@ -101,24 +101,28 @@ export function rolledFilter(f: Filters | undefined): { key: FilterKey; value: s
   return { key: set[0][0], value: set[0][1] };
 }
 
+/** The flag tables of the roll-ups per filter value that were backfilled after their migration. */
+type BackfillFlag = "filter_engagement_backfill" | "filter_page_engagement_backfill";
+
 const day = (column: string) => `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
 /**
  * Where a range splits between the roll-up per filter value and the raw rows: final days (before the
  * watermark's day; with a cut, never the last day) from the roll-up, purged days nowhere (their raw rows are
  * gone, as on the raw path), and the raw rows from the watermark's day (with a cut, at the latest the last day)
- * to the end. Null while the roll-up (the one whose `backfill` flag table is named) still waits for its backfill.
+ * to the end. Null while a roll-up it reads (each named by its backfill flag table) still waits for its
+ * backfill.
  */
 export async function rollupSplit(
   db: Queryable,
   range: DayRange,
   until: string | null,
-  backfill: "filter_engagement_backfill" | "filter_page_engagement_backfill" = "filter_engagement_backfill",
+  backfills: BackfillFlag[] = ["filter_engagement_backfill"],
 ): Promise<{ rolledStart: string; rolledEnd: string; rawStart: string } | null> {
   const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
     `select (select ${day("through")} from rollup_state) as through,
             (select ${day("purged_through")} from rollup_state) as purged,
-            exists (select 1 from ${backfill}) as pending`,
+            ${backfills.map((table) => `exists (select 1 from ${table})`).join(" or ")} as pending`,
   ))[0];
   if (st.pending) return null;
   let rolledStart = range.start;

@@ -80,7 +80,7 @@ export async function rolledFilterPageEngagement(
 ): Promise<PageEngagement[] | null> {
   const filter = rolledFilter(f);
   if (!filter) return null;
-  const split = await rollupSplit(db, range, null, "filter_page_engagement_backfill");
+  const split = await rollupSplit(db, range, null, ["filter_page_engagement_backfill"]);
   if (!split) return null;
   const { rolledStart, rolledEnd, rawStart } = split;
   const pages = new Map<string, PageEngagement>();

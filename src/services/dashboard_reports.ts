@@ -20,13 +20,13 @@ import {
   filteredDailyLeads,
   filteredDailyUniqueVisitors,
   filteredEventTotals,
-  filteredVisitorTotals,
   utmDetailConversions,
 } from "../db/filtered.ts";
 import { rankingUnderFilters } from "../db/filter_ranks.ts";
 import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/dashboard_math.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
+import { visitorTotalsUnderFilters } from "../db/filter_visitors.ts";
 import { rolledUtmDetail, type UtmDetailColumn, type UtmDetailRow } from "../db/utm_detail.ts";
 import { conversionRate } from "../shared/metrics.ts";
 
@@ -114,7 +114,7 @@ async function summarize(
   const [totals, visitors] = await Promise.all(
     noFilters(f) ? [eventTotals(db, range, tz, until), visitorTotals(db, range, tz, until)] as const : [
       filteredEventTotals(db, range, tz, until, f!),
-      filteredVisitorTotals(db, range, tz, until, f!),
+      visitorTotalsUnderFilters(db, range, tz, until, f!),
     ] as const,
   );
   return {

@@ -8,6 +8,7 @@ import { purgeWindows } from "../db/rate_limits.ts";
 import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/retention.ts";
 import { setPurgedThrough } from "../db/rollups.ts";
 import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
+import { forgetFilterVisitorsBefore } from "../db/filter_visitors.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -53,6 +54,7 @@ export async function purgeRawEvents(
   // The boundary is a local midnight: its local date is the first day kept.
   const firstKept = todayIn(timeZone, boundary);
   purged.visitorKeys = await forgetVisitorDaysBefore(tx, firstKept);
+  await forgetFilterVisitorsBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }

@@ -26,6 +26,11 @@ import {
   filterPageEngagementBackfillPending,
   rollUpFilterPageEngagement,
 } from "../db/filter_page_engagement.ts";
+import {
+  filterVisitorsBackfillDone,
+  filterVisitorsBackfillPending,
+  rollUpFilterVisitors,
+} from "../db/filter_visitors.ts";
 import { rollUpUtmDetail, utmDetailBackfillDone, utmDetailBackfillPending } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -87,7 +92,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpVisitors(tx, from, until, timeZone);
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
-  // keywords (00024) and the time on page per filter value (00025) roll up from `from` too; the first run after each migration starts at the first day that
+  // keywords (00024), the time on page (00025) and the unique visitors (00026) per filter value roll up from `from` too; the first run after each migration starts at the first day that
   // still has raw rows instead (the days rolled up before it have no rows there).
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
@@ -119,6 +124,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     filterPageEngagementBackfillDone,
     rollUpFilterPageEngagement,
   );
+  await rollUpWithBackfill(filterVisitorsBackfillPending, filterVisitorsBackfillDone, rollUpFilterVisitors);
   await rollUpWithBackfill(utmDetailBackfillPending, utmDetailBackfillDone, rollUpUtmDetail);
   await setRolledUntil(tx, through, until);
   report.through = through;

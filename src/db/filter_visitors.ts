@@ -1,0 +1,128 @@
+// Unique visitors under one filter from a roll-up (migrations/00026, docs/ANALYTICS.md "Filters"). The raw path
+// (db/filtered.ts filteredVisitorTotals) reads every page view of the period to count the distinct (month,
+// visitor key) pairs of the selected ones: about half a second at a million visits. Here every (month, key)
+// has a number (visitor_days.id), and per filter value and final day the roll-up keeps the numbers of the keys
+// whose page views had the value that day, as one sorted array. A period's figure is the distinct numbers of
+// its final days, together with the raw page views from the watermark's day on (each mapped to its number, or
+// counted by key when the roll-up has not seen it yet): the same pairs the raw path counts.
+import type { Queryable } from "./client.ts";
+import { type DayRange, RAW, splitWith } from "./dashboard_queries.ts";
+import { filteredVisitorTotals } from "./filtered.ts";
+import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
+import type { Filters } from "../shared/filters.ts";
+
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+const MONTH = (tz: string) => `date_trunc('month', occurred_at at time zone ${tz})::date`;
+
+/**
+ * Rewrites daily_filter_visitors from `from` on with the page views from from's local midnight to `until`.
+ * Runs after rollUpVisitors in the same transaction, which gives each of those keys its visitor_days row.
+ */
+export async function rollUpFilterVisitors(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_filter_visitors where day >= $1::date", [from]);
+  const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into daily_filter_visitors (filter, value, day, visitors)
+       select d.filter, d.value, t.day, array_agg(distinct vd.id order by vd.id)
+         from (select distinct ${LOCAL_DAY} as day, ${MONTH("$3")} as month, visitor_key,
+                      ${[...new Set(Object.values(ROLLED_FILTERS))].join(", ")}
+                 from visits where ${SPAN}) t
+         join visitor_days vd on vd.month = t.month and vd.visitor_key = t.visitor_key,
+         lateral (values ${dims}) as d(filter, value)
+        where d.value is not null and d.value <> ''
+        group by 1, 2, 3
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Whether the days rolled up before migration 00026 still wait for their rows. */
+export async function filterVisitorsBackfillPending(db: Queryable): Promise<boolean> {
+  return (await db.query("select 1 from filter_visitors_backfill")).length > 0;
+}
+
+/** Marks that backfill done. */
+export async function filterVisitorsBackfillDone(db: Queryable): Promise<void> {
+  await db.query("delete from filter_visitors_backfill");
+}
+
+/** Drops the rows of the days before `day` (retention purged their raw rows and their keys' bits). */
+export async function forgetFilterVisitorsBefore(db: Queryable, day: string): Promise<void> {
+  await db.query("delete from daily_filter_visitors where day < $1::date", [day]);
+}
+
+type VisitorTotals = { uniqueVisitors: number; visits: number; approximate: boolean };
+
+/**
+ * filteredVisitorTotals with one rolled-up filter: the days up to the watermark from the roll-ups (the visitor
+ * numbers here, the page views from daily_filter_engagement: a day's numbers and views up to the watermark
+ * combine with the raw rows after it, since a number counts once however often it comes and views add up),
+ * the raw rows after the watermark; with a cut the roll-ups stop before the cut day once they passed it
+ * (db/dashboard_queries.ts splitWith). The same figures. Null when it cannot answer (no such filter, or a
+ * backfill still pending).
+ */
+export async function rolledFilterVisitorTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<VisitorTotals | null> {
+  const filter = rolledFilter(f);
+  if (!filter) return null;
+  const pending = await db.query(
+    "select 1 from filter_visitors_backfill union all select 1 from filter_engagement_backfill",
+  );
+  if (pending.length > 0) return null;
+  // $1..$2 the range, $3 the time zone, $4 the cut (local time of the last day) or null, $5 filter, $6 value.
+  // Days whose raw rows are purged count nothing, as on the raw path.
+  const rows = await db.query<{ uniqueVisitors: number; visits: number }>(
+    `with ${splitWith("$4::text")},
+     raw as (
+       select ${MONTH("$3")} as month, visitor_key from visits, b
+        where ${RAW("occurred_at")} and ${ROLLED_FILTERS[filter.key]} = $6),
+     -- Each raw key's number, looked up by its key (a hash join would read all of visitor_days).
+     numbered as (
+       select month, visitor_key,
+              (select vd.id from visitor_days vd where vd.month = raw.month and vd.visitor_key = raw.visitor_key) as id
+         from raw),
+     ids as (
+       select unnest(visitors) as id from daily_filter_visitors, b
+        where filter = $5 and value = $6 and ${ROLLED_KEPT}
+       union
+       select id from numbered where id is not null)
+     select ((select count(*) from ids) +
+             (select count(*) from (select distinct month, visitor_key from numbered where id is null) n))::int
+              as "uniqueVisitors",
+            ((select coalesce(sum(page_views), 0) from daily_filter_engagement, b
+               where dimension = $5 and key = $6 and ${ROLLED_KEPT}) +
+             (select count(*) from raw))::int as visits`,
+    [range.start, range.end, tz, until, filter.key, filter.value],
+  );
+  return { ...rows[0], approximate: range.start.slice(0, 7) !== range.end.slice(0, 7) };
+}
+
+// The roll-up days of the split that still have raw rows.
+const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
+
+/** filteredVisitorTotals: from the roll-ups when they can answer, else from the raw rows. */
+export async function visitorTotalsUnderFilters(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<VisitorTotals> {
+  return (await rolledFilterVisitorTotals(db, range, tz, until, f)) ??
+    await filteredVisitorTotals(db, range, tz, until, f);
+}
