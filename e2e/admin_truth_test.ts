@@ -350,9 +350,23 @@ browserTest(
       // Premium leads from facebook (i % 6 == 0: 10 of them), oldest first. The page belongs to the list it
       // was chosen in: under a new filter the list starts at page 1, and page 3 is never asked for with it.
       const asked: URLSearchParams[] = [];
+      // What each list request got, to say why if the count below never shows (it timed out once in CI).
+      const answers: string[] = [];
       page.on("request", (r) => {
         const url = new URL(r.url());
         if (url.pathname === "/api/leads") asked.push(url.searchParams);
+      });
+      page.on("requestfinished", async (r) => {
+        const url = new URL(r.url());
+        const status = (await r.response())?.status();
+        if (url.pathname === "/api/leads") {
+          answers.push(`${status} ${r.timing().responseEnd | 0} ms ${url.search}`);
+        }
+      });
+      page.on("requestfailed", (r) => {
+        if (new URL(r.url()).pathname === "/api/leads") {
+          answers.push(`failed: ${r.failure()?.errorText} ${r.url()}`);
+        }
       });
       await page.getByLabel("Plano").selectOption("premium");
       await page.getByLabel("Origem (utm_source)").fill("facebook");
@@ -361,16 +375,21 @@ browserTest(
       // requests took over 10 s once.
       await page.locator("#leads .card-sub").filter({ hasText: "10 leads no período" }).waitFor({
         timeout: 30_000,
+      }).catch(async (error) => {
+        const card = await page.locator("#leads").innerText().catch(() => "(no card)");
+        throw new Error(
+          `${error.message}\nthe card: ${card.slice(0, 300)}\n/api/leads: ${answers.join("\n")}`,
+        );
       });
-      const dates = await waitFor(() => page.locator(".lead-table .lead-date").allInnerTexts(), (d) =>
-        d.length === 10);
+      const dates = await waitFor(
+        () => page.locator(".lead-table .lead-date").allInnerTexts(),
+        (d) => d.length === 10,
+      );
       assert.equal(dates.length, 10);
       assert.equal(dates[0], "01/11/2026 às 10:00");
       const href = await page.getByRole("link", { name: "Exportar CSV" }).getAttribute("href");
       assert.match(href!, /plan=premium&utmSource=facebook&sort=oldest/);
-      const filtered = asked.filter((q) =>
-        q.get("plan") === "premium"
-      );
+      const filtered = asked.filter((q) => q.get("plan") === "premium");
       assert.ok(filtered.length > 0, "the filtered list was asked for");
       assert.deepEqual(filtered.map((q) => q.get("offset")).filter((o) => o !== "0"), []);
       await close();
