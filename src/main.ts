@@ -134,23 +134,13 @@ export async function start(config: Config, options: StartOptions = {}): Promise
       ...(db.kind === "pglite" ? { dataDir: config.DATA_DIR } : {}),
     });
   };
-  // The guard owns the public socket: bounded connections, idle and per-request timeouts
-  // (server/conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.
-  const server = config.CONNECTION_GUARD
-    ? await serveGuarded({ port: config.PORT, hostname: config.HOST, handler: app.fetch, onListen })
-    : Deno.serve({ port: config.PORT, hostname: config.HOST, onListen }, app.fetch);
-  serving = true;
-  if ("stats" in server) log.info("connection guard", { fdBudget: server.stats().fdBudget });
-  else log.info("connection guard off (CONNECTION_GUARD=0): serving plainly behind the proxy");
-  // `deno task db:backup` asks this process for a consistent copy (server/backup_endpoint.ts).
-  const backupEndpoint = await startBackupEndpoint(db);
-  server.finished.catch((error) => {
-    fatal("the listener failed (a supervisor restarts the process)", error);
-  });
-
-  // Deliveries, roll-ups, retention and backups (services/schedule.ts), each run logged and recorded in job_runs.
-  const jobs = await startScheduledJobs(db, config, visitorKeys);
-
+  // The signal handlers come before the socket: a SIGTERM right after "listening" (a quick restart) drains
+  // and exits 0 like any other, instead of killing the process while the jobs and the backup endpoint start.
+  const running: {
+    server?: { shutdown(): Promise<void> };
+    backupEndpoint?: Awaited<ReturnType<typeof startBackupEndpoint>>;
+    jobs?: Awaited<ReturnType<typeof startScheduledJobs>>;
+  } = {};
   let stopping = false;
   async function shutdown(signal: string) {
     if (stopping) return;
@@ -164,20 +154,37 @@ export async function start(config: Config, options: StartOptions = {}): Promise
     }, EXIT_LIMIT_MS);
     // Stops accepting, waits for the requests in flight (each acknowledged event is committed before its 202).
     const drained = await Promise.race([
-      server.shutdown().then(() => true),
+      (running.server?.shutdown() ?? Promise.resolve()).then(() => true),
       new Promise<false>((resolve) => setTimeout(() => resolve(false), DRAIN_LIMIT_MS)),
     ]);
     if (!drained) {
       log.warn("requests still open after the drain limit: closing anyway", { limitMs: DRAIN_LIMIT_MS });
     }
     await closeTracking(db); // writes any tracking batch still queued before the database closes
-    await jobs.stop(); // lets a delivery in progress record its outcome, a purge in progress commit
-    await backupEndpoint?.close();
+    await running.jobs?.stop(); // lets a delivery in progress record its outcome, a purge in progress commit
+    await running.backupEndpoint?.close();
     await db.close();
     Deno.exit(0);
   }
   Deno.addSignalListener("SIGTERM", () => shutdown("SIGTERM"));
   Deno.addSignalListener("SIGINT", () => shutdown("SIGINT"));
+  // The guard owns the public socket: bounded connections, idle and per-request timeouts
+  // (server/conn_guard.ts). Behind a trusted proxy that enforces those itself, CONNECTION_GUARD=0 serves plainly.
+  const served = config.CONNECTION_GUARD
+    ? await serveGuarded({ port: config.PORT, hostname: config.HOST, handler: app.fetch, onListen })
+    : Deno.serve({ port: config.PORT, hostname: config.HOST, onListen }, app.fetch);
+  running.server = served;
+  serving = true;
+  if ("stats" in served) log.info("connection guard", { fdBudget: served.stats().fdBudget });
+  else log.info("connection guard off (CONNECTION_GUARD=0): serving plainly behind the proxy");
+  // `deno task db:backup` asks this process for a consistent copy (server/backup_endpoint.ts).
+  running.backupEndpoint = await startBackupEndpoint(db);
+  served.finished.catch((error) => {
+    fatal("the listener failed (a supervisor restarts the process)", error);
+  });
+
+  // Deliveries, roll-ups, retention and backups (services/schedule.ts), each run logged and recorded in job_runs.
+  running.jobs = await startScheduledJobs(db, config, visitorKeys);
 }
 
 function fatal(what: string, error: Error): never {
