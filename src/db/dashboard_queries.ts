@@ -43,6 +43,9 @@ export const SPLIT = splitWith("null");
 export const RAW = (column: string) => `${column} >= b.raw_from and ${column} < b.raw_to`;
 // Roll-up rows of the range up to the watermark (needs b in the from list).
 export const ROLLED = "day between b.s and b.re";
+// The roll-up rows of the range up to the watermark whose days still have raw rows: what a filtered reading
+// takes from a roll-up per filter value (the raw path counts nothing for purged days).
+export const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
 export const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
 
 /** Leads per local day in the range (days without leads are absent). */

@@ -5,7 +5,7 @@
 // SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
 // count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
-import { type DayRange, SPLIT } from "./dashboard_queries.ts";
+import { type DayRange, ROLLED_KEPT, SPLIT } from "./dashboard_queries.ts";
 import {
   type Ranking,
   RANKINGS,
@@ -63,9 +63,6 @@ function rolledRanking(ranking: Ranking, f: Filters | undefined) {
 async function backfilled(db: Queryable): Promise<boolean> {
   return (await db.query("select 1 from filter_engagement_backfill")).length === 0;
 }
-
-// The roll-up days of the split that still have raw rows (the raw path counts nothing for purged days).
-const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
 
 /** filteredRanking from the roll-up; null when it cannot answer (the caller reads the raw rows). */
 export async function rolledFilteredRanking(

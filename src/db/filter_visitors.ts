@@ -6,7 +6,7 @@
 // its final days, together with the raw page views from the watermark's day on (each mapped to its number, or
 // counted by key when the roll-up has not seen it yet): the same pairs the raw path counts.
 import type { Queryable } from "./client.ts";
-import { type DayRange, RAW, splitWith } from "./dashboard_queries.ts";
+import { type DayRange, RAW, ROLLED_KEPT, splitWith } from "./dashboard_queries.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
 import type { Filters } from "../shared/filters.ts";
@@ -111,9 +111,6 @@ export async function rolledFilterVisitorTotals(
   );
   return { ...rows[0], approximate: range.start.slice(0, 7) !== range.end.slice(0, 7) };
 }
-
-// The roll-up days of the split that still have raw rows.
-const ROLLED_KEPT = "day between greatest(b.s, b.xs) and b.re";
 
 /** filteredVisitorTotals: from the roll-ups when they can answer, else from the raw rows. */
 export async function visitorTotalsUnderFilters(
