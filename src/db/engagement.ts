@@ -59,17 +59,6 @@ export async function rollUpEngagement(
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00018 still wait for their engagement rows. */
-export async function engagementBackfillPending(db: Queryable): Promise<boolean> {
-  const rows = await db.query("select 1 from engagement_backfill");
-  return rows.length > 0;
-}
-
-/** Marks the engagement backfill done. */
-export async function engagementBackfillDone(db: Queryable): Promise<void> {
-  await db.query("delete from engagement_backfill");
-}
-
 // The range split for engagement, as CTE `b` ($1 start, $2 end, $3 time zone, $4 a local time of day or
 // null): roll-up days b.s..b.re (final days only), raw rows from b.raw_from to b.raw_to. With a cut, only the
 // events of day $2 before that time count, so that day comes from the raw rows.

@@ -7,6 +7,7 @@
 // "Página de entrada" is not rolled up: its sessions are looked for from a day before the period's start, so
 // a day's figures depend on the period.
 import type { Queryable } from "./client.ts";
+import { type BackfillFlag, backfillPending } from "./rollups.ts";
 import type { DayRange } from "./dashboard_queries.ts";
 import type { EngagementTotals } from "./engagement.ts";
 import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
@@ -84,25 +85,12 @@ export async function rollUpFilterEngagement(
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00022 still wait for their rows. */
-export async function filterEngagementBackfillPending(db: Queryable): Promise<boolean> {
-  return (await db.query("select 1 from filter_engagement_backfill")).length > 0;
-}
-
-/** Marks that backfill done. */
-export async function filterEngagementBackfillDone(db: Queryable): Promise<void> {
-  await db.query("delete from filter_engagement_backfill");
-}
-
 /** The one rolled-up filter of `f`, or null when the view has none, several, or one not rolled up. */
 export function rolledFilter(f: Filters | undefined): { key: FilterKey; value: string } | null {
   const set = filterEntries(f);
   if (set.length !== 1 || !ROLLED_FILTERS[set[0][0]]) return null;
   return { key: set[0][0], value: set[0][1] };
 }
-
-/** The flag tables of the roll-ups per filter value that were backfilled after their migration. */
-type BackfillFlag = "filter_engagement_backfill" | "filter_page_engagement_backfill";
 
 const day = (column: string) => `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
@@ -119,12 +107,11 @@ export async function rollupSplit(
   until: string | null,
   backfills: BackfillFlag[] = ["filter_engagement_backfill"],
 ): Promise<{ rolledStart: string; rolledEnd: string; rawStart: string } | null> {
-  const st = (await db.query<{ through: string | null; purged: string | null; pending: boolean }>(
+  if (await backfillPending(db, ...backfills)) return null;
+  const st = (await db.query<{ through: string | null; purged: string | null }>(
     `select (select ${day("through")} from rollup_state) as through,
-            (select ${day("purged_through")} from rollup_state) as purged,
-            ${backfills.map((table) => `exists (select 1 from ${table})`).join(" or ")} as pending`,
+            (select ${day("purged_through")} from rollup_state) as purged`,
   ))[0];
-  if (st.pending) return null;
   let rolledStart = range.start;
   if (st.purged !== null && addDays(st.purged, 1) > rolledStart) rolledStart = addDays(st.purged, 1);
   let rolledEnd = until === null ? range.end : addDays(range.end, -1);

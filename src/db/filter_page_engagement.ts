@@ -57,16 +57,6 @@ export async function rollUpFilterPageEngagement(
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00025 still wait for their rows. */
-export async function filterPageEngagementBackfillPending(db: Queryable): Promise<boolean> {
-  return (await db.query("select 1 from filter_page_engagement_backfill")).length > 0;
-}
-
-/** Marks that backfill done. */
-export async function filterPageEngagementBackfillDone(db: Queryable): Promise<void> {
-  await db.query("delete from filter_page_engagement_backfill");
-}
-
 /**
  * filteredPageEngagement with one rolled-up filter: the final days from the roll-up, the rest from the raw
  * rows; the same figures. Null when it cannot answer (no such filter, or the backfill still pending).

@@ -5,6 +5,7 @@
 // SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
 // count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
+import { backfillPending } from "./rollups.ts";
 import { type DayRange, ROLLED_KEPT, SPLIT } from "./dashboard_queries.ts";
 import {
   type Ranking,
@@ -60,10 +61,6 @@ function rolledRanking(ranking: Ranking, f: Filters | undefined) {
   return filter && rank ? { filter, rank, filterColumn: ROLLED_FILTERS[filter.key]! } : null;
 }
 
-async function backfilled(db: Queryable): Promise<boolean> {
-  return (await db.query("select 1 from filter_engagement_backfill")).length === 0;
-}
-
 /** filteredRanking from the roll-up; null when it cannot answer (the caller reads the raw rows). */
 export async function rolledFilteredRanking(
   db: Queryable,
@@ -74,7 +71,7 @@ export async function rolledFilteredRanking(
   f: Filters | undefined,
 ): Promise<RankItem[] | null> {
   const r = rolledRanking(ranking, f);
-  if (!r || !(await backfilled(db))) return null;
+  if (!r || await backfillPending(db, "filter_engagement_backfill")) return null;
   return await db.query<RankItem>(
     `with ${SPLIT}
      select key, sum(n)::int as visits from (
@@ -99,7 +96,7 @@ export async function rolledFilteredRankingWithPrevious(
   f: Filters,
 ): Promise<RankItemWithPrevious[] | null> {
   const r = rolledRanking(ranking, f);
-  if (!r || !(await backfilled(db))) return null;
+  if (!r || await backfillPending(db, "filter_engagement_backfill")) return null;
   // One pass over previous.start..range.end: $5 is the range's start, $6 the comparison's end.
   return await db.query<RankItemWithPrevious>(
     `with ${SPLIT}

@@ -6,6 +6,7 @@
 // its final days, together with the raw page views from the watermark's day on (each mapped to its number, or
 // counted by key when the roll-up has not seen it yet): the same pairs the raw path counts.
 import type { Queryable } from "./client.ts";
+import { backfillPending } from "./rollups.ts";
 import { type DayRange, RAW, ROLLED_KEPT, splitWith } from "./dashboard_queries.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
@@ -46,16 +47,6 @@ export async function rollUpFilterVisitors(
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00026 still wait for their rows. */
-export async function filterVisitorsBackfillPending(db: Queryable): Promise<boolean> {
-  return (await db.query("select 1 from filter_visitors_backfill")).length > 0;
-}
-
-/** Marks that backfill done. */
-export async function filterVisitorsBackfillDone(db: Queryable): Promise<void> {
-  await db.query("delete from filter_visitors_backfill");
-}
-
 /** Drops the rows of the days before `day` (retention purged their raw rows and their keys' bits). */
 export async function forgetFilterVisitorsBefore(db: Queryable, day: string): Promise<void> {
   await db.query("delete from daily_filter_visitors where day < $1::date", [day]);
@@ -80,10 +71,7 @@ export async function rolledFilterVisitorTotals(
 ): Promise<VisitorTotals | null> {
   const filter = rolledFilter(f);
   if (!filter) return null;
-  const pending = await db.query(
-    "select 1 from filter_visitors_backfill union all select 1 from filter_engagement_backfill",
-  );
-  if (pending.length > 0) return null;
+  if (await backfillPending(db, "filter_visitors_backfill", "filter_engagement_backfill")) return null;
   // $1..$2 the range, $3 the time zone, $4 the cut (local time of the last day) or null, $5 filter, $6 value.
   // Days whose raw rows are purged count nothing, as on the raw path.
   const rows = await db.query<{ uniqueVisitors: number; visits: number }>(

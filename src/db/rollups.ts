@@ -17,6 +17,28 @@ export interface RollupState {
 const DAY_TEXT = (column: string) =>
   `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
+/**
+ * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00026): a row
+ * means the days rolled up before that migration still wait for their rows; the next run writes them from the
+ * raw rows still kept, then deletes the row (services/rollups.ts). Until then, readers read the raw rows.
+ */
+export type BackfillFlag =
+  | "engagement_backfill"
+  | "filter_engagement_backfill"
+  | "filter_page_engagement_backfill"
+  | "filter_visitors_backfill"
+  | "utm_detail_backfill";
+
+/** Whether any of these roll-ups still waits for its backfill. */
+export async function backfillPending(db: Queryable, ...flags: BackfillFlag[]): Promise<boolean> {
+  return (await db.query(flags.map((flag) => `select 1 from ${flag}`).join(" union all "))).length > 0;
+}
+
+/** Marks a roll-up's backfill done. */
+export async function backfillDone(db: Queryable, flag: BackfillFlag): Promise<void> {
+  await db.query(`delete from ${flag}`);
+}
+
 /** The roll-up watermark and the purge watermark. */
 export async function rollupState(db: Queryable): Promise<RollupState> {
   const rows = await db.query<RollupState>(

@@ -5,6 +5,7 @@
 // ranking reads the roll-up up to the watermark and the raw rows after it (db/dashboard_queries.ts SPLIT);
 // leads keep their own two values and are always read from the leads table.
 import type { Queryable } from "./client.ts";
+import { backfillPending } from "./rollups.ts";
 import { type DayRange, ROLLED, SPLIT } from "./dashboard_queries.ts";
 
 export type UtmDetailColumn = "utm_content" | "utm_term";
@@ -55,16 +56,6 @@ export async function rollUpUtmDetail(db: Queryable, from: string, until: Date, 
   return rows[0].n;
 }
 
-/** Whether the days rolled up before migration 00024 still wait for their rows. */
-export async function utmDetailBackfillPending(db: Queryable): Promise<boolean> {
-  return (await db.query("select 1 from utm_detail_backfill")).length > 0;
-}
-
-/** Marks that backfill done. */
-export async function utmDetailBackfillDone(db: Queryable): Promise<void> {
-  await db.query("delete from utm_detail_backfill");
-}
-
 /**
  * The unfiltered ranking of `column`'s values in the range (the `limit` first; all with null): the roll-up up
  * to the watermark, the raw page views and plan clicks after it, and the range's leads. Null while the
@@ -77,7 +68,7 @@ export async function rolledUtmDetail(
   tz: string,
   limit: number | null,
 ): Promise<UtmDetailRow[] | null> {
-  if (await utmDetailBackfillPending(db)) return null;
+  if (await backfillPending(db, "utm_detail_backfill")) return null;
   // The raw part: the page views with a value from the day before the first raw instant's day (its clicks'
   // sessions may have started then), and the plan clicks after the watermark.
   return await db.query<UtmDetailRow>(

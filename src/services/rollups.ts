@@ -5,6 +5,9 @@ import { ANALYTICS_LOCK } from "../db/job_locks.ts";
 import { rollUpAudience } from "../db/audience.ts";
 import { fillLeadStates } from "../db/leads.ts";
 import {
+  backfillDone,
+  type BackfillFlag,
+  backfillPending,
   earliestRawDay,
   rollUpActions,
   rollupState,
@@ -14,24 +17,12 @@ import {
   setRolledUntil,
 } from "../db/rollups.ts";
 import { rollUpVisitors } from "../db/unique_visitors.ts";
-import { engagementBackfillDone, engagementBackfillPending, rollUpEngagement } from "../db/engagement.ts";
-import {
-  filterEngagementBackfillDone,
-  filterEngagementBackfillPending,
-  rollUpFilterEngagement,
-} from "../db/filter_engagement.ts";
+import { rollUpEngagement } from "../db/engagement.ts";
+import { rollUpFilterEngagement } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
-import {
-  filterPageEngagementBackfillDone,
-  filterPageEngagementBackfillPending,
-  rollUpFilterPageEngagement,
-} from "../db/filter_page_engagement.ts";
-import {
-  filterVisitorsBackfillDone,
-  filterVisitorsBackfillPending,
-  rollUpFilterVisitors,
-} from "../db/filter_visitors.ts";
-import { rollUpUtmDetail, utmDetailBackfillDone, utmDetailBackfillPending } from "../db/utm_detail.ts";
+import { rollUpFilterPageEngagement } from "../db/filter_page_engagement.ts";
+import { rollUpFilterVisitors } from "../db/filter_visitors.ts";
+import { rollUpUtmDetail } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
 
@@ -92,16 +83,16 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpVisitors(tx, from, until, timeZone);
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
-  // keywords (00024), the time on page (00025) and the unique visitors (00026) per filter value roll up from `from` too; the first run after each migration starts at the first day that
-  // still has raw rows instead (the days rolled up before it have no rows there).
+  // keywords (00024), the time on page (00025) and the unique visitors (00026) per filter value roll up from
+  // `from` too; the first run after each migration starts at the first day that still has raw rows instead
+  // (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
   const rollUpWithBackfill = async (
-    pending: (tx: Queryable) => Promise<boolean>,
-    done: (tx: Queryable) => Promise<void>,
+    flag: BackfillFlag,
     ...rollUps: ((tx: Queryable, from: string, until: Date, tz: string) => Promise<unknown>)[]
   ) => {
-    const backfill = await pending(tx);
+    const backfill = await backfillPending(tx, flag);
     let start = from;
     if (backfill) {
       const kept = await firstKept();
@@ -110,22 +101,13 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     if (start !== null && start <= through) {
       for (const rollUp of rollUps) await rollUp(tx, start, until, timeZone);
     }
-    if (backfill) await done(tx);
+    if (backfill) await backfillDone(tx, flag);
   };
-  await rollUpWithBackfill(engagementBackfillPending, engagementBackfillDone, rollUpEngagement);
-  await rollUpWithBackfill(
-    filterEngagementBackfillPending,
-    filterEngagementBackfillDone,
-    rollUpFilterEngagement,
-    rollUpFilterRanks,
-  );
-  await rollUpWithBackfill(
-    filterPageEngagementBackfillPending,
-    filterPageEngagementBackfillDone,
-    rollUpFilterPageEngagement,
-  );
-  await rollUpWithBackfill(filterVisitorsBackfillPending, filterVisitorsBackfillDone, rollUpFilterVisitors);
-  await rollUpWithBackfill(utmDetailBackfillPending, utmDetailBackfillDone, rollUpUtmDetail);
+  await rollUpWithBackfill("engagement_backfill", rollUpEngagement);
+  await rollUpWithBackfill("filter_engagement_backfill", rollUpFilterEngagement, rollUpFilterRanks);
+  await rollUpWithBackfill("filter_page_engagement_backfill", rollUpFilterPageEngagement);
+  await rollUpWithBackfill("filter_visitors_backfill", rollUpFilterVisitors);
+  await rollUpWithBackfill("utm_detail_backfill", rollUpUtmDetail);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;
