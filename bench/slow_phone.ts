@@ -5,16 +5,19 @@
 //
 //   hero     the hero painted: first contentful paint (the hero's heading and text are the first content)
 //   wired    the plan buttons answer a tap (the bootstrap has made them buttons)
-//   pressed  tap -> the button shows it was pressed (aria-busy or the pressed class), "-" when never
-//   dialog   tap -> the dialog is open with its first field focused and typable
+//   pressed  finger down -> the button shows it was pressed (aria-busy or the pressed class), "-" when never
+//   dialog   finger lifted (the tap's end: a touch becomes a tap, not a scroll, only then) -> the dialog is open
+//            with its first field focused and typable
+//   held     finger down -> dialog: `dialog` plus the time the finger stayed down
 //   checkout submit -> the browser asks for the checkout page (includes the 800 ms delay of docs/PRODUCT.md,
 // _Lead modal_)
 //
 //   deno task build && deno run -A bench/slow_phone.ts [--runs 5] [--langs pt,en,es] [--scroll-ms 1500]
-//                                                     [--read-ms 1000] [--json]
+//                                                     [--read-ms 1000] [--tap finger|playwright] [--json]
 //
 // Once the buttons are wired, the visitor swipes once (a real touch), takes `--scroll-ms` to scroll down to the
-// plans (the page jumps there), reads the prices for `--read-ms` and taps "Assinar agora" (Pro).
+// plans (the page jumps there), reads the prices for `--read-ms` and taps "Assinar agora" (Pro): a finger down
+// for 80 ms through CDP by default, or Playwright's tap() (`--tap playwright`, the runs before 2026-11-28).
 import { parseArgs } from "node:util";
 import type { CDPSession, Page } from "playwright-core";
 import { getBrowser, serveApp } from "../e2e/browser.ts";
@@ -26,10 +29,17 @@ const { values } = parseArgs({
     langs: { type: "string", default: "pt,en,es" },
     "read-ms": { type: "string", default: "1000" },
     "scroll-ms": { type: "string", default: "1500" },
+    tap: { type: "string", default: "finger" },
     json: { type: "boolean", default: false },
   },
 });
 const RUNS = Number(values.runs);
+const TAP = values.tap === "playwright" ? "playwright" : "finger";
+/** How long the finger stays on the glass in a tap (a quick tap is 50–120 ms). */
+const FINGER_DOWN_MS = 80;
+/** The floors of issue 35: the button looks pressed within 100 ms, the dialog is usable within 300 ms. */
+const PRESSED_FLOOR_MS = 100;
+const DIALOG_FLOOR_MS = 300;
 const READ_MS = Number(values["read-ms"]);
 const SCROLL_MS = Number(values["scroll-ms"]);
 const PREFIX: Record<string, string> = { pt: "/pt-br", en: "/en", es: "/es" };
@@ -69,6 +79,7 @@ function probe() {
     if (!(e.target instanceof Element) || !e.target.closest("a[data-lead]")) return;
     const button = e.target.closest("a[data-lead]")!;
     w.__t.tap = e.timeStamp;
+    addEventListener("pointerup", (up) => w.__t.lift = up.timeStamp, { capture: true, once: true });
     const watch = () => {
       const now = performance.now();
       if (
@@ -97,7 +108,10 @@ interface Run {
   wired: number;
   pressed: number | null;
   dialog: number;
+  held: number;
   checkout: number;
+  /** The machine's 1-minute load average when the run ended (a shared machine: noise beside each figure). */
+  load: number;
 }
 
 async function oneRun(base: string, lang: string): Promise<Run> {
@@ -143,7 +157,17 @@ async function oneRun(base: string, lang: string): Promise<Run> {
     const button = page.locator("#precos a[data-lead]").nth(1);
     await button.scrollIntoViewIfNeeded();
     await page.waitForTimeout(READ_MS);
-    await button.tap();
+    if (TAP === "finger") {
+      // A finger: down on the button's middle, up 80 ms later, straight through CDP. Playwright's tap() lifts
+      // the finger at once and first runs its own checks in the page (a stability wait over animation frames,
+      // hit tests, a listener on every pointer event), main-thread work a phone's tap does not have.
+      const box = await button.boundingBox();
+      if (!box) throw new Error("the plan button has no box");
+      const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
+      await page.waitForTimeout(FINGER_DOWN_MS);
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    } else await button.tap();
     await page.waitForFunction(
       () => (globalThis as unknown as { __t: { dialog?: number } }).__t.dialog,
       null,
@@ -166,8 +190,10 @@ async function oneRun(base: string, lang: string): Promise<Run> {
       hero: t.fcp,
       wired: t.wired,
       pressed: t.pressed === undefined ? null : t.pressed - t.tap,
-      dialog: t.dialog - t.tap,
+      dialog: t.dialog - (t.lift ?? t.tap),
+      held: t.dialog - t.tap,
       checkout: checkoutAt - submitAt,
+      load: Deno.loadavg()[0],
     };
   } finally {
     await context.close();
@@ -194,16 +220,29 @@ if (import.meta.main) {
       `slow phone (390×844 touch, 400 kbps, 400 ms RTT, CPU 4×): a swipe, the plans ${SCROLL_MS} ms later, ` +
         `the tap ${READ_MS} ms after that`,
     );
-    console.log("lang run   hero  wired  pressed  dialog  checkout   (ms)");
+    console.log(`tap: ${TAP === "finger" ? `a finger down ${FINGER_DOWN_MS} ms` : "Playwright's tap()"}`);
+    console.log("lang run   hero  wired  pressed  dialog    held  checkout   load   (ms)");
     for (const [lang, runs] of Object.entries(all)) {
       runs.forEach((r, i) =>
         console.log(
           `${lang.padEnd(4)} ${String(i + 1).padStart(3)} ${fmt(r.hero).padStart(6)} ${
             fmt(r.wired).padStart(6)
-          } ${fmt(r.pressed).padStart(8)} ${fmt(r.dialog).padStart(7)} ${fmt(r.checkout).padStart(9)}`,
+          } ${fmt(r.pressed).padStart(8)} ${fmt(r.dialog).padStart(7)} ${fmt(r.held).padStart(7)} ${
+            fmt(r.checkout).padStart(9)
+          } ${r.load.toFixed(2).padStart(6)}`,
         )
       );
     }
+    const every = Object.values(all).flat();
+    const within = (pick: (r: Run) => number | null, floor: number) => {
+      const values = every.map(pick);
+      const ok = values.filter((v) => v !== null && v <= floor).length;
+      return `${ok} of ${values.length} within ${floor} ms (max ${
+        fmt(Math.max(...values.map((v) => v ?? Infinity)))
+      })`;
+    };
+    console.log(`pressed: ${within((r) => r.pressed, PRESSED_FLOOR_MS)}`);
+    console.log(`dialog: ${within((r) => r.dialog, DIALOG_FLOOR_MS)}`);
   }
   // The app's database and its background jobs would keep the process alive.
   Deno.exit(0);

@@ -193,3 +193,48 @@ browserTest(
       assert.equal(await specialist.locator(".lead-privacy").count(), 2);
     }),
 );
+
+browserTest(
+  "slow phone: a finger's tap opens the dialog in the click's own task, the name field focused by the dialog " +
+    "(not on page load), and the click is counted once it is up",
+  () =>
+    onHydratedHome(async (v) => {
+      // The name field's `autofocus` belongs to the dialog: the page itself opens unfocused, at its top.
+      assert.equal(await v.page.evaluate(() => document.activeElement?.tagName), "BODY");
+      assert.equal(await v.page.evaluate(() => scrollY), 0);
+      const button = v.page.locator("#precos a[data-lead]").nth(1);
+      await button.scrollIntoViewIfNeeded();
+      // The plans near the screen fetched the dialog's code, and the idle page wired it (a visitor reading).
+      await v.page.waitForSelector("dialog[data-wired=true]", { state: "attached", timeout: 60_000 });
+      // Whether the dialog is open in the first task after the click: with the pressed look painted while the
+      // finger was down, the dialog does not wait for another frame.
+      await v.page.evaluate(() => {
+        addEventListener("click", () => {
+          setTimeout(() => {
+            (globalThis as unknown as { openAfterClick: boolean }).openAfterClick =
+              document.querySelector("dialog[open]") !== null;
+          });
+        }, { once: true });
+      });
+      const clicks: string[] = [];
+      v.page.on("request", (r) => {
+        if (new URL(r.url()).pathname === "/api/tracking/click") clicks.push(r.postData() ?? "");
+      });
+      const box = (await button.boundingBox())!;
+      const cdp = await v.context.newCDPSession(v.page);
+      const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
+      await v.page.waitForTimeout(80);
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      const dialog = v.page.getByRole("dialog", { name: "Assinar o plano Pro" });
+      await dialog.waitFor({ timeout: 60_000 });
+      assert.equal(
+        await v.page.evaluate(() => (globalThis as unknown as { openAfterClick?: boolean }).openAfterClick),
+        true,
+      );
+      assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
+      await waitFor(async () => clicks.length, (n) => n > 0, 30_000);
+      assert.equal(clicks.length, 1, clicks.join("\n"));
+      assert.match(clicks[0], /pro/i);
+    }),
+);

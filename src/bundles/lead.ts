@@ -36,16 +36,32 @@ function open(button: HTMLElement): void {
   }
   // Pressed at once, until the dialog is up (the CSS shows :active and aria-busy alike).
   button.setAttribute("aria-busy", "true");
-  if (intent.kind === "plan") trackEvent("pricing_plan_click", "pricing", intent.planKey);
-  else trackEvent("pricing_specialist_click", "pricing", "specialist");
-  void trackClick(clickSource(intent));
+  const pushEvent = () => {
+    if (intent.kind === "plan") trackEvent("pricing_plan_click", "pricing", intent.planKey);
+    else trackEvent("pricing_specialist_click", "pricing", "specialist");
+  };
   // The pressed state is painted first: opening a modal dialog restyles the whole (long) page, which on a
-  // slow phone takes a few frames, and the finger must see its answer before that.
-  const painted = new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+  // slow phone takes a few frames, and the finger must see its answer before that. On a touch the pressed
+  // look was painted while the finger was down: the dialog opens in this very task, one frame sooner.
+  const painted = pressedOnScreen === button
+    ? undefined
+    : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
   void Promise.all([loadLeadDialog(), painted])
-    .then(([m]) => m.openLeadDialog(intent, button))
+    .then(([m]) => {
+      m.openLeadDialog(intent, button);
+      // The click is recorded in a task after the dialog's frame (the request and the tag manager's push cost
+      // a slow phone a few milliseconds the dialog should not wait for).
+      requestAnimationFrame(() =>
+        setTimeout(() => {
+          pushEvent();
+          void trackClick(clickSource(intent));
+        })
+      );
+    })
     .catch(() => {
-      // The chunk could not be fetched (connection lost): the link's own destination still works.
+      // The chunk could not be fetched (connection lost): the link's own destination still works, and
+      // /go/checkout counts the click itself.
+      pushEvent();
       location.assign((button as HTMLAnchorElement).href);
     })
     .finally(() => button.removeAttribute("aria-busy"));
@@ -66,6 +82,13 @@ export function answerEarlyTap(): void {
 const PRESSED = "is-pressed";
 /** How long the pressed look outlasts the finger: until the click that follows has set aria-busy. */
 const PRESS_OUTLASTS_MS = 300;
+/** The button whose pressed look is on the screen: a frame has been drawn since the finger came down on it. */
+let pressedOnScreen: HTMLElement | null = null;
+
+function whenIdle(work: () => void): void {
+  if ("requestIdleCallback" in globalThis) requestIdleCallback(work, { timeout: 2000 });
+  else setTimeout(work, 200);
+}
 
 export function startLeadButtons(): void {
   const buttons = [...document.querySelectorAll<HTMLElement>("a[data-lead]")];
@@ -89,13 +112,22 @@ export function startLeadButtons(): void {
   const release = (after: number) => {
     const button = pressed;
     pressed = null;
-    if (button) setTimeout(() => button.classList.remove(PRESSED), after);
+    if (!button) return;
+    setTimeout(() => {
+      button.classList.remove(PRESSED);
+      if (pressedOnScreen === button) pressedOnScreen = null;
+    }, after);
   };
   document.addEventListener("pointerdown", (event) => {
     const button = event.target instanceof Element ? event.target.closest<HTMLElement>("a[data-lead]") : null;
     if (!button || !event.isPrimary || event.button !== 0) return;
     pressed = button;
+    pressedOnScreen = null;
     button.classList.add(PRESSED);
+    // The frame that runs this callback paints the class just added.
+    requestAnimationFrame(() => {
+      if (button.classList.contains(PRESSED)) pressedOnScreen = button;
+    });
   }, { passive: true });
   addEventListener("pointerup", () => release(PRESS_OUTLASTS_MS), { capture: true, passive: true });
   addEventListener("pointercancel", () => release(0), { capture: true, passive: true });
@@ -107,7 +139,8 @@ export function startLeadButtons(): void {
   const prefetch = () => {
     near.disconnect();
     for (const type of FIRST) removeEventListener(type, prefetch, true);
-    void loadLeadDialog().catch(() => {});
+    // Once the chunk is in, the dialog is wired while the visitor reads: the tap only has to show it.
+    void loadLeadDialog().then((m) => whenIdle(m.prepareLeadDialog)).catch(() => {});
   };
   const near = new IntersectionObserver((entries) => {
     if (entries.some((e) => e.isIntersecting)) prefetch();

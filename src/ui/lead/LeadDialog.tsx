@@ -55,6 +55,8 @@ export function LeadDialog(
               autoComplete={f.autoComplete}
               placeholder={t(`leadModal.fields.${f.name}.placeholder`)}
               aria-required="true"
+              // showModal() focuses it in its own steps: no second focus change after the close button.
+              autoFocus={f.name === "name"}
             />
           </div>
         ))}
