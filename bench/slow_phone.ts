@@ -237,8 +237,9 @@ if (import.meta.main) {
     const within = (pick: (r: Run) => number | null, floor: number) => {
       const values = every.map(pick);
       const ok = values.filter((v) => v !== null && v <= floor).length;
-      return `${ok} of ${values.length} within ${floor} ms (max ${
-        fmt(Math.max(...values.map((v) => v ?? Infinity)))
+      const sorted = values.map((v) => v ?? Infinity).sort((a, b) => a - b);
+      return `${ok} of ${values.length} within ${floor} ms (median ${fmt(sorted[sorted.length >> 1])}, max ${
+        fmt(sorted[sorted.length - 1])
       })`;
     };
     console.log(`pressed: ${within((r) => r.pressed, PRESSED_FLOOR_MS)}`);

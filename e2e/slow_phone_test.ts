@@ -157,11 +157,12 @@ browserTest(
       await dialog.waitFor({ timeout: 60_000 });
       assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
       assert.match(await dialog.locator("#lead-description").innerText(), /teste grátis de 7 dias/);
-      // The page behind does not scroll while the dialog is open.
+      // The page behind does not scroll while the dialog is open (locked in the task after its first frame).
       const before = await v.page.evaluate(() => scrollY);
-      assert.equal(
-        await v.page.evaluate(() => getComputedStyle(document.documentElement).overflow),
-        "hidden",
+      await waitFor(
+        () => v.page.evaluate(() => getComputedStyle(document.documentElement).overflow),
+        (overflow) => overflow === "hidden",
+        10_000,
       );
       await v.page.mouse.move(195, 100);
       // The wheel reached the page, and three frames passed: a scroll it started would have moved by then.

@@ -185,10 +185,16 @@ export function openLeadDialog(next: LeadIntent, from: HTMLElement | null = null
   for (const line of p.dialog.querySelectorAll<HTMLElement>(".lead-privacy")) {
     line.hidden = line.dataset.for !== next.kind;
   }
-  document.documentElement.classList.add(LOCK_CLASS);
   // The name field has `autofocus`: showModal() focuses it (LeadDialog.tsx); focus() only when already open.
   if (!p.dialog.open) p.dialog.showModal();
   if (document.activeElement !== p.inputs.name) p.inputs.name.focus();
+  // The page behind is locked once the dialog is on screen: locking changes the root's overflow, a relayout
+  // the dialog's first frame does not wait for.
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      if (p.dialog.open) document.documentElement.classList.add(LOCK_CLASS);
+    })
+  );
   return true;
 }
 
