@@ -234,7 +234,7 @@ browserTest(
         true,
       );
       assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
-      await waitFor(async () => clicks.length, (n) => n > 0, 30_000);
+      await waitFor(() => Promise.resolve(clicks.length), (n) => n > 0, 30_000);
       assert.equal(clicks.length, 1, clicks.join("\n"));
       assert.match(clicks[0], /pro/i);
     }),

@@ -25,6 +25,8 @@
 // | Pipefy WhatsApp contact,  | a plain link + data-track             | nothing to load                             |
 // |   CTAs, video cards       |                                       |                                             |
 
+import { whenIdle } from "./later.ts";
+
 export type IslandModule = {
   /** Attaches the island to its marker; `click` is the click that loaded it, to act on it now. */
   default: (root: HTMLElement, props: unknown, click?: Event) => void | Promise<void>;
@@ -79,10 +81,7 @@ export function startIslands(): void {
     const when = marker.dataset.when;
     // The marker is `display: contents` (no box of its own): its children are what can be seen.
     if (when === "visible") { for (const child of marker.children) visible.observe(child); }
-    else if (when === "idle") {
-      if ("requestIdleCallback" in globalThis) requestIdleCallback(() => start(marker), { timeout: 3000 });
-      else setTimeout(() => start(marker), 1000);
-    }
+    else if (when === "idle") whenIdle(() => void start(marker), 3000, 1000);
   }
   // Interaction: the first pointer, focus, touch or click inside a marker, or on an element its
   // `data-triggers` selector names (a plan button for the lead modal).

@@ -9,6 +9,7 @@ import { trackEvent } from "../browser_logic/data_layer.ts";
 import { trackClick } from "../browser_logic/tracking.ts";
 import { clickSource, type LeadIntent } from "../ui/lead/lead_events.ts";
 import { EARLY_TAP_KEY } from "../ui/early_tap.ts";
+import { afterNextFrame, whenIdle } from "./later.ts";
 
 type DialogModule = typeof import("./lead_dialog.ts");
 let dialogCode: Promise<DialogModule> | undefined;
@@ -45,18 +46,16 @@ function open(button: HTMLElement): void {
   // look was painted while the finger was down: the dialog opens in this very task, one frame sooner.
   const painted = pressedOnScreen === button
     ? undefined
-    : new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    : new Promise<void>((resolve) => afterNextFrame(resolve));
   void Promise.all([loadLeadDialog(), painted])
     .then(([m]) => {
       m.openLeadDialog(intent, button);
       // The click is recorded in a task after the dialog's frame (the request and the tag manager's push cost
       // a slow phone a few milliseconds the dialog should not wait for).
-      requestAnimationFrame(() =>
-        setTimeout(() => {
-          pushEvent();
-          void trackClick(clickSource(intent));
-        })
-      );
+      afterNextFrame(() => {
+        pushEvent();
+        void trackClick(clickSource(intent));
+      });
     })
     .catch(() => {
       // The chunk could not be fetched (connection lost): the link's own destination still works, and
@@ -84,11 +83,6 @@ const PRESSED = "is-pressed";
 const PRESS_OUTLASTS_MS = 300;
 /** The button whose pressed look is on the screen: a frame has been drawn since the finger came down on it. */
 let pressedOnScreen: HTMLElement | null = null;
-
-function whenIdle(work: () => void): void {
-  if ("requestIdleCallback" in globalThis) requestIdleCallback(work, { timeout: 2000 });
-  else setTimeout(work, 200);
-}
 
 export function startLeadButtons(): void {
   const buttons = [...document.querySelectorAll<HTMLElement>("a[data-lead]")];

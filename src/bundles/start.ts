@@ -5,6 +5,7 @@ import type { PublicConfig } from "../shared/page_data.ts";
 import { captureTouch, captureUtm, trackEngagement, trackVisit } from "../browser_logic/tracking.ts";
 import { flushLeadOutbox } from "../browser_logic/lead_outbox.ts";
 import { hasThirdParties, thirdPartiesAllowed } from "../browser_logic/consent.ts";
+import { whenIdle } from "./later.ts";
 
 let started = false;
 
@@ -32,6 +33,5 @@ export function startTracking(config: PublicConfig, { visit = true } = {}): void
     : Promise.resolve();
   // A lead delivered from the outbox sends its pixel event too, so the pixel starts first.
   const flush = () => void thirdParties.catch(() => {}).then(() => flushLeadOutbox());
-  if ("requestIdleCallback" in globalThis) requestIdleCallback(flush, { timeout: 2000 });
-  else setTimeout(flush, 200);
+  whenIdle(flush);
 }
