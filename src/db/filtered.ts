@@ -398,6 +398,11 @@ export async function filteredWhatsapp(
     } else if (r.g === 0b1101) out.bySource.push({ utmSource: r.s, whatsappClicks: r.n });
     else if (r.g === 0b1110 && r.page !== "") out.pages.push({ key: r.page, visits: r.n });
   }
+  return inOrder(out, pageLimit);
+}
+
+/** The WhatsApp breakdowns as the card shows them: days in order, the `pageLimit` most clicked pages. */
+export function inOrder(out: FilteredWhatsapp, pageLimit: number): FilteredWhatsapp {
   out.daily.sort((a, b) => (a.date < b.date ? -1 : 1));
   out.pages.sort((a, b) => b.visits - a.visits || (a.key < b.key ? -1 : 1));
   out.pages = out.pages.slice(0, pageLimit);

@@ -14,14 +14,12 @@ import {
 import { type VisitorTotals, visitorTotals } from "../db/unique_visitors.ts";
 import { topRanked } from "../db/rankings.ts";
 import { countLeads, type LeadFilter, type LeadRow, listLeads } from "../db/lead_list.ts";
+import { filteredDailyLeads, filteredDailyUniqueVisitors, utmDetailConversions } from "../db/filtered.ts";
 import {
-  filteredConversionBySource,
-  filteredDailyClicks,
-  filteredDailyLeads,
-  filteredDailyUniqueVisitors,
-  filteredEventTotals,
-  utmDetailConversions,
-} from "../db/filtered.ts";
+  conversionBySourceUnderFilters,
+  dailyClicksUnderFilters,
+  eventTotalsUnderFilters,
+} from "../db/filter_actions.ts";
 import { rankingUnderFilters } from "../db/filter_ranks.ts";
 import { rolledFilterDailyUniqueVisitors } from "../db/filter_engagement.ts";
 import { addDays, type ComparisonRange, comparisonRange, timeIn, todayIn } from "../shared/dashboard_math.ts";
@@ -49,7 +47,7 @@ export function leadSeries(db: Db, range: DayRange, tz: string, f?: Filters): Pr
 
 /** Daily plan-button clicks of a range. */
 export function clickSeries(db: Db, range: DayRange, tz: string, f?: Filters): Promise<DailyCount[]> {
-  return noFilters(f) ? dailyClicks(db, range, tz) : filteredDailyClicks(db, range, tz, f!);
+  return noFilters(f) ? dailyClicks(db, range, tz) : dailyClicksUnderFilters(db, range, tz, f!);
 }
 
 /** Daily unique visitors of a range. */
@@ -83,7 +81,7 @@ export async function trackingStats(
   f?: Filters,
 ): Promise<TrackingStats> {
   const { clicks, conversions } = !noFilters(f)
-    ? await filteredEventTotals(db, range ?? ALL_TIME, tz, null, f!)
+    ? await eventTotalsUnderFilters(db, range ?? ALL_TIME, tz, null, f!)
     : range
     ? await eventTotals(db, range, tz)
     : await allTimeClicksAndConversions(db, tz);
@@ -113,7 +111,7 @@ async function summarize(
 ): Promise<PeriodSummary> {
   const [totals, visitors] = await Promise.all(
     noFilters(f) ? [eventTotals(db, range, tz, until), visitorTotals(db, range, tz, until)] as const : [
-      filteredEventTotals(db, range, tz, until, f!),
+      eventTotalsUnderFilters(db, range, tz, until, f!),
       visitorTotalsUnderFilters(db, range, tz, until, f!),
     ] as const,
   );
@@ -182,7 +180,7 @@ export async function pageRanking(db: Db, range: DayRange, tz: string, byPath = 
 export async function conversionByUtmSource(db: Db, range: DayRange, tz: string, f?: Filters) {
   const rows = noFilters(f)
     ? await conversionBySource(db, range, tz)
-    : await filteredConversionBySource(db, range, tz, f!);
+    : await conversionBySourceUnderFilters(db, range, tz, f!);
   return rows.map((r) => ({ ...r, rate: conversionRate(r.conversions, r.clicks) }));
 }
 

@@ -22,6 +22,7 @@ import { rollUpFilterEngagement } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
 import { rollUpFilterPageEngagement } from "../db/filter_page_engagement.ts";
 import { rollUpFilterVisitors } from "../db/filter_visitors.ts";
+import { rollUpFilterActions } from "../db/filter_actions.ts";
 import { rollUpUtmDetail } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -83,9 +84,9 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpVisitors(tx, from, until, timeZone);
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
-  // keywords (00024), the time on page (00025) and the unique visitors (00026) per filter value roll up from
-  // `from` too; the first run after each migration starts at the first day that still has raw rows instead
-  // (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
+  // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
+  // value roll up from `from` too; the first run after each migration starts at the first day that still has
+  // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
   const rollUpWithBackfill = async (
@@ -107,6 +108,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   await rollUpWithBackfill("filter_engagement_backfill", rollUpFilterEngagement, rollUpFilterRanks);
   await rollUpWithBackfill("filter_page_engagement_backfill", rollUpFilterPageEngagement);
   await rollUpWithBackfill("filter_visitors_backfill", rollUpFilterVisitors);
+  await rollUpWithBackfill("filter_actions_backfill", rollUpFilterActions);
   await rollUpWithBackfill("utm_detail_backfill", rollUpUtmDetail);
   await setRolledUntil(tx, through, until);
   report.through = through;

@@ -3,7 +3,8 @@
 import type { Db } from "../db/client.ts";
 import { channelActions, type DayRange, leadsByChannel } from "../db/dashboard_queries.ts";
 import { type RolledRanking, topRanked, topRankedWithPrevious } from "../db/rankings.ts";
-import { filteredChannelActions, filteredLeadsByChannel } from "../db/filtered.ts";
+import { filteredLeadsByChannel } from "../db/filtered.ts";
+import { channelActionsUnderFilters } from "../db/filter_actions.ts";
 import { rankingUnderFilters, rankingWithPreviousUnderFilters } from "../db/filter_ranks.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import { conversionRate } from "../shared/metrics.ts";
@@ -35,7 +36,7 @@ async function channelRows(db: Db, range: DayRange, tz: string, f?: Filters): Pr
       ]
       : [
         rankingUnderFilters(db, "channel", range, tz, limit, f),
-        filteredChannelActions(db, range, tz, f!),
+        channelActionsUnderFilters(db, range, tz, f!),
         filteredLeadsByChannel(db, range, tz, f!),
       ],
   );

@@ -12,7 +12,7 @@ import {
   whatsappClickTotal,
 } from "../db/whatsapp_clicks.ts";
 import { conversionRate } from "../shared/metrics.ts";
-import { filteredWhatsapp, filteredWhatsappTotal } from "../db/filtered.ts";
+import { whatsappTotalUnderFilters, whatsappUnderFilters } from "../db/filter_actions.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 import { comparisonOf, RANKING_SIZE } from "./dashboard_reports.ts";
 
@@ -40,9 +40,9 @@ export async function whatsappReport(
   if (filterEntries(filters).length > 0) {
     const f = filters!;
     const [total, previous, all] = await Promise.all([
-      filteredWhatsappTotal(db, range, tz, null, f),
-      filteredWhatsappTotal(db, comparison, tz, comparison.until, f),
-      filteredWhatsapp(db, range, tz, f, RANKING_SIZE),
+      whatsappTotalUnderFilters(db, range, tz, null, f),
+      whatsappTotalUnderFilters(db, comparison, tz, comparison.until, f),
+      whatsappUnderFilters(db, range, tz, f, RANKING_SIZE),
     ]);
     return shape(total, previous, comparison, all.daily, all.byChannel, all.bySource, all.pages);
   }

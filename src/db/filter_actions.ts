@@ -1,0 +1,293 @@
+// Plan and WhatsApp clicks under one filter from a roll-up (migrations/00027, docs/ANALYTICS.md "Filters").
+// A click carries its session's channel, traffic source and UTM source, medium and campaign, and a filter on
+// one of those selects clicks by that column of their own (db/filtered.ts, MATCH): so the clicks of whole days
+// add up, and `daily_filter_actions` keeps, per local day, filter and value, the clicks of each kind per
+// breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such filter reads the
+// roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT), exactly what the raw
+// path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter, so they are left
+// out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw rows. The
+// other filters (UTM content and term, pages, the audience) select clicks through their session's page views
+// and are read from the raw rows.
+import type { Queryable } from "./client.ts";
+import { backfillPending } from "./rollups.ts";
+import {
+  type DailyCount,
+  type DayRange,
+  RAW,
+  ROLLED_KEPT,
+  type SourceConversion,
+  SPLIT,
+  splitWith,
+} from "./dashboard_queries.ts";
+import {
+  filteredChannelActions,
+  filteredConversionBySource,
+  filteredDailyClicks,
+  filteredEventTotals,
+  type FilteredWhatsapp,
+  filteredWhatsapp,
+  filteredWhatsappTotal,
+  filterSql,
+  inOrder,
+} from "./filtered.ts";
+import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
+
+/** The filters a click answers by a column of its own, and that column. */
+export const ACTION_FILTERS: Partial<Record<FilterKey, string>> = {
+  channel: "channel",
+  source: "traffic_source",
+  utm_source: "utm_source",
+  utm_medium: "utm_medium",
+  utm_campaign: "utm_campaign",
+};
+
+// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
+const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+// The period's instants for the leads beside the clicks (needs b in the from list); a session condition never
+// comes here (only ACTION_FILTERS are rolled up), but `filterSql` wants the bounds.
+const LEAD_BOUNDS = { lo: "($1::date::timestamp at time zone $3)", hi: "b.raw_to" };
+const LEADS_IN = `l.submitted_at >= ${LEAD_BOUNDS.lo} and l.submitted_at < ${LEAD_BOUNDS.hi}`;
+// Each click under each breakdown: its key there, or null where it has none.
+const BREAKDOWNS = `('all', ''), ('channel', channel), ('utm_source', coalesce(utm_source, '')),
+  ('page', case when kind = 'whatsapp' then nullif(source, '') end)`;
+
+/** Rewrites daily_filter_actions from `from` on with the clicks from from's local midnight to `until`. */
+export async function rollUpFilterActions(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_filter_actions where day >= $1::date", [from]);
+  const columns = Object.values(ACTION_FILTERS);
+  const filters = Object.entries(ACTION_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into daily_filter_actions (filter, value, day, kind, dimension, key, clicks)
+       select f.filter, f.value, t.day, t.kind, d.dimension, d.key, sum(t.n)::int from (
+         select ${LOCAL_DAY} as day, kind, ${columns.join(", ")}, source, count(*) as n
+           from clicks where ${SPAN} group by ${columns.map((_, i) => i + 3).concat(1, 2, columns.length + 3)}
+       ) t,
+       lateral (values ${filters}) as f(filter, value),
+       lateral (values ${BREAKDOWNS}) as d(dimension, key)
+        where f.value is not null and f.value <> '' and d.key is not null
+        group by 1, 2, 3, 4, 5, 6
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** The one filter the roll-up answers, and its click column; null when it cannot (read the raw rows). */
+async function rolledActionFilter(db: Queryable, f: Filters | undefined) {
+  const set = filterEntries(f);
+  if (set.length !== 1) return null;
+  const [key, value] = set[0];
+  const column = ACTION_FILTERS[key];
+  if (!column || await backfillPending(db, "filter_actions_backfill")) return null;
+  return { key, value, column };
+}
+
+type Rolled = NonNullable<Awaited<ReturnType<typeof rolledActionFilter>>>;
+
+/**
+ * The clicks of one kind under the filter, per breakdown key (and per day with `byDay`): the raw clicks after
+ * the watermark and the roll-up before it, as one union. $1 start, $2 end, $3 time zone (and the cut, when the
+ * split has one); from $p on: the value, the filter, the kind, the breakdown.
+ */
+function actionsSql(r: Rolled, keyOf: string, byDay: boolean, p: number): string {
+  const [value, filter, kind, dimension] = [p, p + 1, p + 2, p + 3].map((i) => `$${i}`);
+  const day = byDay ? `(c.occurred_at at time zone $3)::date` : "null::date";
+  return `select ${day} as day, ${keyOf} as key, count(*) as n from clicks c, b
+           where ${RAW("c.occurred_at")} and c.kind = ${kind} and c.${r.column} = ${value} group by 1, 2
+          union all
+          select ${byDay ? "day" : "null::date"}, key, clicks from daily_filter_actions, b
+           where filter = ${filter} and value = ${value} and kind = ${kind} and dimension = ${dimension}
+             and ${ROLLED_KEPT}`;
+}
+
+/** filteredEventTotals from the roll-up (plan clicks) and the raw leads; null when it cannot answer. */
+export async function rolledFilteredEventTotals(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<{ clicks: number; conversions: number; leads: number } | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  const params: unknown[] = [range.start, range.end, tz, until, r.value, r.key, "plan", "all"];
+  const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
+  const rows = await db.query<{ clicks: number; leads: number }>(
+    `with ${splitWith("$4")}
+     select (select coalesce(sum(n), 0) from (${actionsSql(r, "''", false, 5)}) t)::int as clicks,
+            (select count(*) from leads l, b where ${LEADS_IN}${leadWhere})::int as leads`,
+    params,
+  );
+  return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
+}
+
+/** filteredDailyClicks from the roll-up; null when it cannot answer. */
+export async function rolledFilteredDailyClicks(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<DailyCount[] | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  return await db.query<DailyCount>(
+    `with ${SPLIT}
+     select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from (${actionsSql(r, "''", true, 4)}) t
+      group by day order by day`,
+    [range.start, range.end, tz, r.value, r.key, "plan", "all"],
+  );
+}
+
+/** filteredChannelActions from the roll-up; null when it cannot answer. */
+export async function rolledFilteredChannelActions(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<{ channel: string; clicks: number }[] | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  return await db.query(
+    `with ${SPLIT}
+     select key as channel, sum(n)::int as clicks from (${actionsSql(r, "c.channel", false, 4)}) t
+      where key is not null group by key`,
+    [range.start, range.end, tz, r.value, r.key, "plan", "channel"],
+  );
+}
+
+/** filteredConversionBySource from the roll-up (plan clicks) and the raw leads; null when it cannot answer. */
+export async function rolledFilteredConversionBySource(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+): Promise<SourceConversion[] | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  const params: unknown[] = [range.start, range.end, tz, r.value, r.key, "plan", "utm_source"];
+  const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
+  return await db.query<SourceConversion>(
+    `with ${SPLIT}
+     select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
+       select nullif(key, '') as s, n as c, 0 as v from (${
+      actionsSql(r, "coalesce(c.utm_source, '')", false, 4)
+    }) a
+       union all
+       select nullif(utm_source, ''), 0, count(*) from leads l, b where ${LEADS_IN}${leadWhere} group by 1
+     ) t group by s order by clicks desc, conversions desc, "utmSource" asc nulls last`,
+    params,
+  );
+}
+
+/** filteredWhatsapp from the roll-up; null when it cannot answer. */
+export async function rolledFilteredWhatsapp(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+  pageLimit: number,
+): Promise<FilteredWhatsapp | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  // Every breakdown at once: the raw clicks spread over them as in the roll-up, per day for 'all' only.
+  const rows = await db.query<{ dimension: string; date: string | null; key: string; n: number }>(
+    `with ${SPLIT}
+     select dimension, to_char(d, 'YYYY-MM-DD') as date, key, sum(n)::int as n from (
+       select x.dimension, case when x.dimension = 'all' then t.day end as d, x.key, t.n from (
+         select (c.occurred_at at time zone $3)::date as day, c.kind, c.channel, c.utm_source, c.source,
+                count(*) as n
+           from clicks c, b where ${RAW("c.occurred_at")} and c.kind = $6 and c.${r.column} = $4
+          group by 1, 2, 3, 4, 5) t,
+         lateral (values ${BREAKDOWNS}) as x(dimension, key)
+        where x.key is not null
+       union all
+       select dimension, case when dimension = 'all' then day end, key, clicks from daily_filter_actions, b
+        where filter = $5 and value = $4 and kind = $6 and ${ROLLED_KEPT}
+     ) t group by 1, 2, 3`,
+    [range.start, range.end, tz, r.value, r.key, "whatsapp"],
+  );
+  const out: FilteredWhatsapp = { daily: [], byChannel: [], bySource: [], pages: [] };
+  for (const row of rows) {
+    if (row.dimension === "all") out.daily.push({ date: row.date!, count: row.n });
+    else if (row.dimension === "channel") out.byChannel.push({ channel: row.key, whatsappClicks: row.n });
+    else if (row.dimension === "utm_source") {
+      out.bySource.push({ utmSource: row.key === "" ? null : row.key, whatsappClicks: row.n });
+    } else if (row.dimension === "page") out.pages.push({ key: row.key, visits: row.n });
+  }
+  return inOrder(out, pageLimit);
+}
+
+/** filteredWhatsappTotal from the roll-up; null when it cannot answer. */
+export async function rolledFilteredWhatsappTotal(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+): Promise<number | null> {
+  const r = await rolledActionFilter(db, f);
+  if (!r) return null;
+  const rows = await db.query<{ n: number }>(
+    `with ${splitWith("$4")}
+     select coalesce(sum(n), 0)::int as n from (${actionsSql(r, "''", false, 5)}) t`,
+    [range.start, range.end, tz, until, r.value, r.key, "whatsapp", "all"],
+  );
+  return rows[0].n;
+}
+
+// The reports' entry points: from the roll-up when it can answer, else from the raw rows.
+
+export async function eventTotalsUnderFilters(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+) {
+  return (await rolledFilteredEventTotals(db, range, tz, until, f)) ??
+    await filteredEventTotals(db, range, tz, until, f);
+}
+
+export async function dailyClicksUnderFilters(db: Queryable, range: DayRange, tz: string, f: Filters) {
+  return (await rolledFilteredDailyClicks(db, range, tz, f)) ?? await filteredDailyClicks(db, range, tz, f);
+}
+
+export async function channelActionsUnderFilters(db: Queryable, range: DayRange, tz: string, f: Filters) {
+  return (await rolledFilteredChannelActions(db, range, tz, f)) ??
+    await filteredChannelActions(db, range, tz, f);
+}
+
+export async function conversionBySourceUnderFilters(db: Queryable, range: DayRange, tz: string, f: Filters) {
+  return (await rolledFilteredConversionBySource(db, range, tz, f)) ??
+    await filteredConversionBySource(db, range, tz, f);
+}
+
+export async function whatsappUnderFilters(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  f: Filters,
+  pageLimit: number,
+) {
+  return (await rolledFilteredWhatsapp(db, range, tz, f, pageLimit)) ??
+    await filteredWhatsapp(db, range, tz, f, pageLimit);
+}
+
+export async function whatsappTotalUnderFilters(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string | null,
+  f: Filters,
+) {
+  return (await rolledFilteredWhatsappTotal(db, range, tz, until, f)) ??
+    await filteredWhatsappTotal(db, range, tz, until, f);
+}
