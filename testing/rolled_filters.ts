@@ -1,6 +1,10 @@
 // For the tests that compare a roll-up per filter value with the raw rows (src/db/filter_*_test.ts): a clock
-// whose day is still open, and the most viewed values of each rolled-up filter in a seeded database.
-import type { Queryable } from "../src/db/client.ts";
+// whose day is still open, the most viewed values of each rolled-up filter in a seeded database, and the check
+// that a roll-up's first run after its migration fills the days rolled up before it.
+import assert from "node:assert/strict";
+import type { Db, Queryable } from "../src/db/client.ts";
+import type { BackfillFlag } from "../src/db/rollups.ts";
+import { runRollups } from "../src/services/rollups.ts";
 import { ROLLED_FILTERS } from "../src/db/filter_engagement.ts";
 import type { FilterKey, Filters } from "../src/shared/filters.ts";
 
@@ -21,4 +25,24 @@ export async function busiestFilters(db: Queryable, n: number): Promise<Filters[
     out.push(...values.map(({ v }) => ({ [key]: v })));
   }
   return out;
+}
+
+/**
+ * As the roll-up's migration leaves a database whose days were rolled up before it (`table` empty, `flag`
+ * set), `read` answers null (its caller reads the raw rows); the next run (the watermark moves) writes the
+ * table and `read` gives `expected` again.
+ */
+export async function assertBackfillRefills<T>(
+  db: Db,
+  table: string,
+  flag: BackfillFlag,
+  read: () => Promise<T | null>,
+  expected: T,
+): Promise<void> {
+  await db.query(`delete from ${table}`);
+  await db.query(`insert into ${flag} default values`);
+  assert.equal(await read(), null);
+  await runRollups(db, TZ, new Date(NOW.getTime() + 10 * 60_000));
+  assert.ok((await db.query(`select 1 from ${table}`)).length > 0);
+  assert.deepEqual(await read(), expected);
 }

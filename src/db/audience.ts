@@ -8,6 +8,7 @@ import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql } from "./filtered.ts";
+import { LOCAL_DAY, SPAN } from "./rollups.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */
 export interface AudienceCount {
@@ -19,10 +20,6 @@ export interface AudienceCount {
   previousClicks: number;
   previousLeads: number;
 }
-
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
 
 /**
  * Rewrites daily_audience from `from` on, up to `until`: page views and plan clicks per value of each

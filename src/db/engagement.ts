@@ -10,10 +10,8 @@
 // at most about a day of raw rows, read through the occurred_at indexes.
 import type { Queryable } from "./client.ts";
 import type { DayRange } from "./dashboard_queries.ts";
+import { LOCAL_DAY, SPAN } from "./rollups.ts";
 
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 // A page view without a session id (browser storage disabled) is a visit of its own.
 const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
 

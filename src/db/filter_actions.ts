@@ -9,7 +9,7 @@
 // other filters (UTM content and term, pages, the audience) select clicks through their session's page views
 // and are read from the raw rows.
 import type { Queryable } from "./client.ts";
-import { backfillPending } from "./rollups.ts";
+import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import {
   type DailyCount,
   type DayRange,
@@ -41,9 +41,6 @@ export const ACTION_FILTERS: Partial<Record<FilterKey, string>> = {
   utm_campaign: "utm_campaign",
 };
 
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 // The period's instants for the leads beside the clicks (needs b in the from list); a session condition never
 // comes here (only ACTION_FILTERS are rolled up), but `filterSql` wants the bounds.
 const LEAD_BOUNDS = { lo: "($1::date::timestamp at time zone $3)", hi: "b.raw_to" };

@@ -22,7 +22,7 @@ import {
   rolledFilteredWhatsapp,
   rolledFilteredWhatsappTotal,
 } from "./filter_actions.ts";
-import { busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
@@ -103,14 +103,10 @@ dbTest(
 dbTest("filter actions: the first run after the migration fills the days rolled up before it", async (db) => {
   await seedAnalytics(db, { visits: 800, days: 10, timeZone: TZ, now: NOW, seed: 4 });
   const f = { channel: "direct" }, period = { start: "2026-11-25", end: "2026-12-02" };
-  const rolled = await rolledFilteredEventTotals(db, period, TZ, null, f);
+  const read = () => rolledFilteredEventTotals(db, period, TZ, null, f);
+  const rolled = await read();
   assert.ok(rolled && rolled.clicks > 0);
-  await db.query("delete from daily_filter_actions");
-  await db.query("insert into filter_actions_backfill default values");
-  assert.equal(await rolledFilteredEventTotals(db, period, TZ, null, f), null);
-  await runRollups(db, TZ, new Date(NOW.getTime() + 10 * 60_000));
-  assert.ok((await db.query("select 1 from daily_filter_actions")).length > 0);
-  assert.deepEqual(await rolledFilteredEventTotals(db, period, TZ, null, f), rolled);
+  await assertBackfillRefills(db, "daily_filter_actions", "filter_actions_backfill", read, rolled);
   // Two filters, or a filter clicks answer through their session's page views, are not rolled up.
   for (const other of [{ channel: "direct", utm_source: "google" }, { page: "/pt-br" }, { utm_term: "x" }]) {
     assert.equal(await rolledFilteredEventTotals(db, period, TZ, null, other), null, JSON.stringify(other));

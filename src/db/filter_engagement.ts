@@ -7,7 +7,7 @@
 // "Página de entrada" is not rolled up: its sessions are looked for from a day before the period's start, so
 // a day's figures depend on the period.
 import type { Queryable } from "./client.ts";
-import { type BackfillFlag, backfillPending } from "./rollups.ts";
+import { type BackfillFlag, backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import type { DayRange } from "./dashboard_queries.ts";
 import type { EngagementTotals } from "./engagement.ts";
 import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
@@ -27,9 +27,6 @@ export const ROLLED_FILTERS: Partial<Record<FilterKey, string>> = {
   page: "source",
 };
 
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 // As db/engagement.ts: a page view without a session id is a visit of its own.
 const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
 

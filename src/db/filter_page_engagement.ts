@@ -10,10 +10,7 @@ import type { PageEngagement } from "./engagement.ts";
 import { filteredPageEngagement } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter, rollupSplit } from "./filter_engagement.ts";
 import type { Filters } from "../shared/filters.ts";
-
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+import { LOCAL_DAY, SPAN } from "./rollups.ts";
 
 /**
  * Rewrites daily_filter_page_engagement from `from` on with the events from from's local midnight to `until`.

@@ -8,7 +8,7 @@ import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredPageEngagement } from "./filtered.ts";
 import { rolledFilterPageEngagement } from "./filter_page_engagement.ts";
-import { busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
 
 const PERIODS = [
   { start: "2026-11-01", end: "2026-11-30" },
@@ -87,12 +87,17 @@ dbTest(
   async (db) => {
     await seedAnalytics(db, { visits: 800, days: 10, timeZone: TZ, now: NOW, seed: 3 });
     const f = { channel: "direct" }, period = { start: "2026-11-25", end: "2026-12-02" };
-    const rolled = numbers(await rolledFilterPageEngagement(db, period, TZ, 10, f));
-    await db.query("delete from daily_filter_page_engagement");
-    await db.query("insert into filter_page_engagement_backfill default values");
-    assert.equal(await rolledFilterPageEngagement(db, period, TZ, 10, f), null);
-    await runRollups(db, TZ, new Date(NOW.getTime() + 10 * 60_000));
-    assert.ok((await db.query("select 1 from daily_filter_page_engagement")).length > 0);
-    assert.deepEqual(numbers(await rolledFilterPageEngagement(db, period, TZ, 10, f)), rolled);
+    const read = async () => {
+      const rows = await rolledFilterPageEngagement(db, period, TZ, 10, f);
+      return rows && numbers(rows);
+    };
+    const rolled = (await read())!;
+    await assertBackfillRefills(
+      db,
+      "daily_filter_page_engagement",
+      "filter_page_engagement_backfill",
+      read,
+      rolled,
+    );
   },
 );

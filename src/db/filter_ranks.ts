@@ -5,7 +5,7 @@
 // SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
 // count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
-import { backfillPending } from "./rollups.ts";
+import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import { type DayRange, ROLLED_KEPT, SPLIT } from "./dashboard_queries.ts";
 import {
   type Ranking,
@@ -18,10 +18,6 @@ import {
 import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
 import type { Filters } from "../shared/filters.ts";
-
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
 /** Rewrites daily_filter_visit_ranks from `from` on with the visits from from's local midnight to `until`. */
 export async function rollUpFilterRanks(

@@ -6,15 +6,12 @@
 // its final days, together with the raw page views from the watermark's day on (each mapped to its number, or
 // counted by key when the roll-up has not seen it yet): the same pairs the raw path counts.
 import type { Queryable } from "./client.ts";
-import { backfillPending } from "./rollups.ts";
+import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import { type DayRange, RAW, ROLLED_KEPT, splitWith } from "./dashboard_queries.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
 import type { Filters } from "../shared/filters.ts";
 
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 const MONTH = (tz: string) => `date_trunc('month', occurred_at at time zone ${tz})::date`;
 
 /**

@@ -8,7 +8,7 @@ import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { rolledFilterVisitorTotals } from "./filter_visitors.ts";
-import { busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-11-01", end: "2026-11-30", until: null },
@@ -53,14 +53,10 @@ dbTest(
   async (db) => {
     await seedAnalytics(db, { visits: 800, days: 10, timeZone: TZ, now: NOW, seed: 4 });
     const f = { channel: "direct" }, period = { start: "2026-11-25", end: "2026-12-02" };
-    const rolled = await rolledFilterVisitorTotals(db, period, TZ, null, f);
+    const read = () => rolledFilterVisitorTotals(db, period, TZ, null, f);
+    const rolled = await read();
     assert.ok(rolled && rolled.uniqueVisitors > 0);
-    await db.query("delete from daily_filter_visitors");
-    await db.query("insert into filter_visitors_backfill default values");
-    assert.equal(await rolledFilterVisitorTotals(db, period, TZ, null, f), null);
-    await runRollups(db, TZ, new Date(NOW.getTime() + 10 * 60_000));
-    assert.ok((await db.query("select 1 from daily_filter_visitors")).length > 0);
-    assert.deepEqual(await rolledFilterVisitorTotals(db, period, TZ, null, f), rolled);
+    await assertBackfillRefills(db, "daily_filter_visitors", "filter_visitors_backfill", read, rolled);
     // Two filters, or the entry page, are not rolled up.
     assert.equal(await rolledFilterVisitorTotals(db, period, TZ, null, { entry_page: "/pt-br" }), null);
     assert.equal(

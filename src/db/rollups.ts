@@ -86,9 +86,12 @@ export async function earliestRawDay(db: Queryable, tz: string): Promise<string 
   return rows[0].day;
 }
 
-// $1 first day, $2 the instant the span ends (exclusive), $3 time zone.
-const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
-const LOCAL_DAY = "(occurred_at at time zone $3)::date";
+/**
+ * Every roll-up's run reads the raw rows of its span: $1 the first local day, $2 the instant the span ends
+ * (exclusive), $3 the time zone; LOCAL_DAY is a row's local day.
+ */
+export const SPAN = "occurred_at >= ($1::date::timestamp at time zone $3) and occurred_at < $2";
+export const LOCAL_DAY = "(occurred_at at time zone $3)::date";
 
 /**
  * The one shape of every daily roll-up: deletes `table`'s rows from day `from` on, then runs `insert` (an
