@@ -13,7 +13,9 @@
 // Memory: one server at a time; --idle kept-alive connections, each sending one GET every 4 s; the resident
 // memory (VmRSS) the server added 10 s after the last connection opened, per connection still open (on a
 // loaded machine a starved server lets some clients' next GET come after the 5 s idle limit) and projected
-// to --idle. Floor: guard ≤ 100 MB. The old guard relays at most a sixth of its descriptor budget (~3,280 at
+// to --idle. Floor: guard ≤ 100 MB. "bare" (bench/guard_server.ts) hands each connection to Deno's server for
+// one connection with nothing else: the least a guard built that way can cost, so guard − bare is the guard's
+// own share and bare − plain is Deno's, per connection. The old guard relays at most a sixth of its descriptor budget (~3,280 at
 // 20,000 descriptors): it gets at most 3,200 connections.
 // The load average is printed beside every measurement; exits 1 when a floor fails.
 import { parseArgs } from "node:util";
@@ -55,7 +57,7 @@ if (helper.success) await Deno.writeFile(`${work}/server/http1_head.ts`, helper.
 const oldLines = new TextDecoder().decode(oldSource.stdout).split("\n").length - 1;
 const newLines = (await Deno.readTextFile(`${root}src/server/conn_guard.ts`)).split("\n").length - 1;
 
-const MODES = { plain: "plain", guard: "guard", old: `${work}/server/conn_guard.ts` } as const;
+const MODES = { plain: "plain", bare: "bare", guard: "guard", old: `${work}/server/conn_guard.ts` } as const;
 type Mode = keyof typeof MODES;
 
 interface Server {
@@ -133,7 +135,7 @@ try {
       const diffs: { guard: number[]; old: number[] } = { guard: [], old: [] };
       console.log(`\nCPU per request (µs), ${ROUNDS} rounds of ${SECS} s, all three servers loaded at once`);
       for (let round = 0; round <= ROUNDS; round++) {
-        const modes = Object.keys(servers) as Mode[];
+        const modes = Object.keys(servers) as (keyof typeof servers)[];
         const before = await Promise.all(modes.map((m) => cpu(servers[m].pid)));
         const answered = await Promise.all(modes.map((m) => wrk(servers[m].port, round ? SECS : 2)));
         const after = await Promise.all(modes.map((m) => cpu(servers[m].pid)));
@@ -162,6 +164,7 @@ try {
   if (ONLY.has("memory")) {
     console.log(`\nResident memory added by ${IDLE} kept-alive connections, one GET every 4 s each`);
     const request = new TextEncoder().encode("GET / HTTP/1.1\r\nHost: bench\r\n\r\n");
+    const perConnection: Partial<Record<Mode, number>> = {};
     for (const mode of Object.keys(MODES) as Mode[]) {
       const count = mode === "old" ? Math.min(IDLE, 3_200) : IDLE;
       const server = await startServer(mode, 8420);
@@ -193,6 +196,7 @@ try {
         const added = await rssMb(server.pid) - base;
         const each = added * 1024 / Math.max(1, alive); // per connection still open
         const projected = each * IDLE / 1024;
+        perConnection[mode] = each;
         const pass = mode !== "guard" || projected <= 100;
         const floor = mode === "guard" ? `, floor ≤ 100 MB: ${pass ? "PASS" : "FAIL"}` : "";
         console.log(
@@ -210,6 +214,15 @@ try {
         running = false;
         await server.stop().catch(() => {});
       }
+    }
+    const { plain, bare, guard } = perConnection;
+    if (plain !== undefined && bare !== undefined && guard !== undefined) {
+      console.log(
+        `per connection: Deno's server for one connection +${
+          (bare - plain).toFixed(1)
+        } KB over Deno.serve, ` +
+          `the guard's own bookkeeping +${(guard - bare).toFixed(1)} KB over that`,
+      );
     }
   }
 } finally {
