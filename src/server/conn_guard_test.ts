@@ -327,7 +327,7 @@ function prefaceAttackers(port: number, count: number): { stop(): Promise<number
     let running = true, cuts = 0;
     const preface = new TextEncoder().encode("PRI * HTTP/2.0\\r\\n\\r\\nSM\\r\\n\\r\\n");
     const settings = new Uint8Array([0, 0, 0, 4, 0, 0, 0, 0, 0]);
-    const loops = Array.from({ length: ${count} }, async () => {
+    for (let i = 0; i < ${count}; i++) (async () => {
       const buffer = new Uint8Array(1024);
       while (running) {
         const conn = await Deno.connect({ hostname: "127.0.0.1", port }).catch(() => null);
@@ -338,12 +338,11 @@ function prefaceAttackers(port: number, count: number): { stop(): Promise<number
         try { conn.close(); } catch { /* closed */ }
         cuts++;
       }
-    });
+    })();
     for await (const _ of Deno.stdin.readable) { /* until the test closes stdin */ }
     running = false;
-    await Promise.race([Promise.all(loops), new Promise((r) => setTimeout(r, 6000))]);
     console.log(cuts);
-    Deno.exit(0);
+    Deno.exit(0); // the connections still open close with the process
   `;
   const child = new Deno.Command(Deno.execPath(), {
     args: ["eval", script],
