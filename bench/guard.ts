@@ -15,8 +15,8 @@
 // loaded machine a starved server lets some clients' next GET come after the 5 s idle limit) and projected
 // to --idle. Floor: guard ≤ 100 MB. "bare" (bench/guard_server.ts) hands each connection to Deno's server for
 // one connection with nothing else: the least a guard built that way can cost, so guard − bare is the guard's
-// own share and bare − plain is Deno's, per connection. The old guard relays at most a sixth of its descriptor budget (~3,280 at
-// 20,000 descriptors): it gets at most 3,200 connections.
+// own share and bare − plain is Deno's, per connection. The old guard relays at most a sixth of its
+// descriptor budget (~3,280 at 20,000 descriptors): it gets at most 3,200 connections.
 // The load average is printed beside every measurement; exits 1 when a floor fails.
 import { parseArgs } from "node:util";
 
