@@ -27,6 +27,30 @@ export async function busiestFilters(db: Queryable, n: number): Promise<Filters[
   return out;
 }
 
+/** Pairs of filters the tests combine: every paired key of db/filter_dimensions.ts at least once. */
+export const PAIRS: [FilterKey, FilterKey][] = [
+  ["channel", "utm_source"],
+  ["utm_source", "utm_campaign"],
+  ["channel", "utm_medium"],
+  ["source", "utm_content"],
+  ["utm_medium", "utm_term"],
+];
+
+/** Two filters for each of PAIRS: its busiest combination of values (fails on a pair with none). */
+export async function busiestPairs(db: Queryable): Promise<Filters[]> {
+  const out: Filters[] = [];
+  for (const [a, b] of PAIRS) {
+    const [ca, cb] = [ROLLED_FILTERS[a]!, ROLLED_FILTERS[b]!];
+    const rows = await db.query<{ a: string; b: string }>(
+      `select ${ca} as a, ${cb} as b from visits where ${ca} <> '' and ${cb} <> ''
+        group by 1, 2 order by count(*) desc, 1, 2 limit 1`,
+    );
+    if (rows.length === 0) throw new Error(`no page view with both ${a} and ${b} in the seeded data`);
+    out.push({ [a]: rows[0].a, [b]: rows[0].b });
+  }
+  return out;
+}
+
 /**
  * As the roll-up's migration leaves a database whose days were rolled up before it (`table` empty, `flag`
  * set), `read` answers null (its caller reads the raw rows); the next run (the watermark moves) writes the

@@ -1,13 +1,13 @@
-// Plan and WhatsApp clicks under one filter from a roll-up (migrations/00027, docs/ANALYTICS.md "Filters").
-// A click carries its session's channel, traffic source and UTM source, medium and campaign, and a filter on
-// one of those selects clicks by that column of their own (db/filtered.ts, MATCH): so the clicks of whole days
-// add up, and `daily_filter_actions` keeps, per local day, filter and value, the clicks of each kind per
-// breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such filter reads the
-// roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT), exactly what the raw
-// path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter, so they are left
-// out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw rows. The
-// other filters (UTM content and term, pages, the audience) select clicks through their session's page views
-// and are read from the raw rows.
+// Plan and WhatsApp clicks under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00027,
+// docs/ANALYTICS.md "Filters"). A click carries its session's channel, traffic source and UTM source, medium and
+// campaign, and a filter on one of those selects clicks by that column of their own (db/filtered.ts, MATCH): so
+// the clicks of whole days add up, and `daily_filter_actions` keeps, per local day, filter and value, the clicks
+// of each kind per breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such
+// filter reads the roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT),
+// exactly what the raw path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter,
+// so they are left out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw
+// rows. The other filters (UTM content and term, pages, the audience) select clicks through their session's page
+// views and are read from the raw rows.
 import type { Queryable } from "./client.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import {
@@ -30,10 +30,11 @@ import {
   filterSql,
   inOrder,
 } from "./filtered.ts";
-import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
+import type { Filters } from "../shared/filters.ts";
+import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
 
 /** The filters a click answers by a column of its own, and that column. */
-export const ACTION_FILTERS: Partial<Record<FilterKey, string>> = {
+export const ACTION_FILTERS: FilterColumns = {
   channel: "channel",
   source: "traffic_source",
   utm_source: "utm_source",
@@ -58,7 +59,7 @@ export async function rollUpFilterActions(
 ): Promise<number> {
   await db.query("delete from daily_filter_actions where day >= $1::date", [from]);
   const columns = Object.values(ACTION_FILTERS);
-  const filters = Object.entries(ACTION_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const filters = dimensionValues(ACTION_FILTERS);
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_filter_actions (filter, value, day, kind, dimension, key, clicks)
@@ -77,14 +78,14 @@ export async function rollUpFilterActions(
   return rows[0].n;
 }
 
-/** The one filter the roll-up answers, and its click column; null when it cannot (read the raw rows). */
+/**
+ * The roll-up dimension that answers `f` (one of ACTION_FILTERS, or two: db/filter_dimensions.ts) as `key`,
+ * its value, and that value's SQL on a raw click; null when it cannot (read the raw rows).
+ */
 async function rolledActionFilter(db: Queryable, f: Filters | undefined) {
-  const set = filterEntries(f);
-  if (set.length !== 1) return null;
-  const [key, value] = set[0];
-  const column = ACTION_FILTERS[key];
-  if (!column || await backfillPending(db, "filter_actions_backfill")) return null;
-  return { key, value, column };
+  const d = rolledDimension(ACTION_FILTERS, f);
+  if (!d || await backfillPending(db, "filter_actions_backfill")) return null;
+  return { key: d.name, value: d.value, sql: d.sql };
 }
 
 type Rolled = NonNullable<Awaited<ReturnType<typeof rolledActionFilter>>>;
@@ -98,7 +99,7 @@ function actionsSql(r: Rolled, keyOf: string, byDay: boolean, p: number): string
   const [value, filter, kind, dimension] = [p, p + 1, p + 2, p + 3].map((i) => `$${i}`);
   const day = byDay ? `(c.occurred_at at time zone $3)::date` : "null::date";
   return `select ${day} as day, ${keyOf} as key, count(*) as n from clicks c, b
-           where ${RAW("c.occurred_at")} and c.kind = ${kind} and c.${r.column} = ${value} group by 1, 2
+           where ${RAW("c.occurred_at")} and c.kind = ${kind} and ${r.sql("c.")} = ${value} group by 1, 2
           union all
           select ${byDay ? "day" : "null::date"}, key, clicks from daily_filter_actions, b
            where filter = ${filter} and value = ${value} and kind = ${kind} and dimension = ${dimension}
@@ -201,7 +202,7 @@ export async function rolledFilteredWhatsapp(
        select x.dimension, case when x.dimension = 'all' then t.day end as d, x.key, t.n from (
          select (c.occurred_at at time zone $3)::date as day, c.kind, c.channel, c.utm_source, c.source,
                 count(*) as n
-           from clicks c, b where ${RAW("c.occurred_at")} and c.kind = $6 and c.${r.column} = $4
+           from clicks c, b where ${RAW("c.occurred_at")} and c.kind = $6 and ${r.sql("c.")} = $4
           group by 1, 2, 3, 4, 5) t,
          lateral (values ${BREAKDOWNS}) as x(dimension, key)
         where x.key is not null

@@ -1,6 +1,7 @@
-// Plan and WhatsApp clicks under one filter from the roll-up (db/filter_actions.ts) are exactly the raw path's
-// (db/filtered.ts), for every filter a click answers by its own column, over final days, the open day, cuts,
-// several months and days before the data; the first run after the migration fills the days before it.
+// Plan and WhatsApp clicks under one filter, or a pair, from the roll-up (db/filter_actions.ts) are exactly the
+// raw path's (db/filtered.ts), for every filter a click answers by its own column and three pairs of them, over
+// final days, the open day, cuts, several months and days before the data; the first run after the migration fills
+// the days before it.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
@@ -22,7 +23,13 @@ import {
   rolledFilteredWhatsapp,
   rolledFilteredWhatsappTotal,
 } from "./filter_actions.ts";
-import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import {
+  assertBackfillRefills,
+  busiestFilters,
+  busiestPairs,
+  NOW,
+  TZ,
+} from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
@@ -51,8 +58,10 @@ dbTest(
     await runRollups(db, TZ, NOW);
     const filters = await actionFilters(db);
     assert.equal(filters.length, 10, "two values of each of the five click filters");
+    const pairs = (await busiestPairs(db)).filter((f) => Object.keys(f).every((k) => k in ACTION_FILTERS));
+    assert.equal(pairs.length, 3, "three pairs of click filters");
     let clicks = 0, whatsapp = 0;
-    for (const f of filters) {
+    for (const f of [...filters, ...pairs]) {
       for (const p of PERIODS) {
         const range = { start: p.start, end: p.end };
         const at = `${JSON.stringify(f)} ${JSON.stringify(p)}`;
@@ -107,8 +116,16 @@ dbTest("filter actions: the first run after the migration fills the days rolled 
   const rolled = await read();
   assert.ok(rolled && rolled.clicks > 0);
   await assertBackfillRefills(db, "daily_filter_actions", "filter_actions_backfill", read, rolled);
-  // Two filters, or a filter clicks answer through their session's page views, are not rolled up.
-  for (const other of [{ channel: "direct", utm_source: "google" }, { page: "/pt-br" }, { utm_term: "x" }]) {
+  // Three filters, or a filter clicks answer through their session's page views (alone or in a pair), are not
+  // rolled up.
+  for (
+    const other of [
+      { channel: "direct", utm_source: "google", utm_campaign: "x" },
+      { page: "/pt-br" },
+      { utm_term: "x" },
+      { channel: "direct", utm_term: "x" },
+    ]
+  ) {
     assert.equal(await rolledFilteredEventTotals(db, period, TZ, null, other), null, JSON.stringify(other));
   }
 });

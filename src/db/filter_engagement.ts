@@ -1,11 +1,11 @@
-// Engagement under one filter from a roll-up (migrations/00022, docs/ANALYTICS.md "Filters"). The raw path
-// (db/filtered.ts filteredEngagementTotals) reads every page view of the period, then every page view and
-// engagement beacon of the selected sessions: seconds at a million visits. Its figures are sums of local
-// days (a visit is a session's page views on one day), so with one filter that a page view carries in a
-// column, each final day's figures are rolled up per (day, dimension, value) and a view reads those rows plus
-// the raw rows from the watermark's day on, as the unfiltered engagement does (db/engagement.ts).
-// "Página de entrada" is not rolled up: its sessions are looked for from a day before the period's start, so
-// a day's figures depend on the period.
+// Engagement under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00022,
+// docs/ANALYTICS.md "Filters"). The raw path (db/filtered.ts filteredEngagementTotals) reads every page view of
+// the period, then every page view and engagement beacon of the selected sessions: seconds at a million visits.
+// Its figures are sums of local days (a visit is a session's page views on one day), so with one filter that a
+// page view carries in a column, each final day's figures are rolled up per (day, dimension, value) and a view
+// reads those rows plus the raw rows from the watermark's day on, as the unfiltered engagement does
+// (db/engagement.ts). "Página de entrada" is not rolled up: its sessions are looked for from a day before the
+// period's start, so a day's figures depend on the period.
 import type { Queryable } from "./client.ts";
 import { type BackfillFlag, backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import type { DayRange } from "./dashboard_queries.ts";
@@ -13,10 +13,16 @@ import type { EngagementTotals } from "./engagement.ts";
 import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
 import type { DailyCount } from "./dashboard_queries.ts";
 import { addDays } from "../shared/dashboard_math.ts";
-import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
+import type { Filters } from "../shared/filters.ts";
+import {
+  dimensionValues,
+  type FilterColumns,
+  type RolledDimension,
+  rolledDimension,
+} from "./filter_dimensions.ts";
 
 /** The filters rolled up, and the page-view column each compares. */
-export const ROLLED_FILTERS: Partial<Record<FilterKey, string>> = {
+export const ROLLED_FILTERS: FilterColumns = {
   channel: "channel",
   source: "traffic_source",
   utm_source: "utm_source",
@@ -46,7 +52,7 @@ export async function rollUpFilterEngagement(
   // with testing/seed.ts). Off for this statement only: SET LOCAL lasts until the transaction ends, and it is
   // set back right after.
   await db.query("set local enable_nestloop = off");
-  const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const dims = dimensionValues(ROLLED_FILTERS);
   const rows = await db.query<{ n: number }>(
     `with v as (
        select ${LOCAL_DAY} as day, ${SESSION} as sid, visitor_key, ${Object.values(ROLLED_FILTERS).join(", ")}
@@ -82,11 +88,12 @@ export async function rollUpFilterEngagement(
   return rows[0].n;
 }
 
-/** The one rolled-up filter of `f`, or null when the view has none, several, or one not rolled up. */
-export function rolledFilter(f: Filters | undefined): { key: FilterKey; value: string } | null {
-  const set = filterEntries(f);
-  if (set.length !== 1 || !ROLLED_FILTERS[set[0][0]]) return null;
-  return { key: set[0][0], value: set[0][1] };
+/**
+ * The roll-up dimension of `f` (one rolled-up filter, or two of the session's touch: db/filter_dimensions.ts),
+ * or null when the view has none, more, or one not rolled up.
+ */
+export function rolledFilter(f: Filters | undefined): RolledDimension | null {
+  return rolledDimension(ROLLED_FILTERS, f);
 }
 
 const day = (column: string) => `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
@@ -123,7 +130,7 @@ export async function rollupSplit(
 }
 
 /**
- * filteredEngagementTotals with one rolled-up filter (rolledFilter): the final days from the roll-up, the
+ * filteredEngagementTotals with one rolled-up filter or pair (rolledFilter): the final days from the roll-up, the
  * rest from the raw rows; the same figures. Null when the roll-up cannot answer yet (backfill pending).
  */
 export async function rolledFilterEngagementTotals(
@@ -144,7 +151,7 @@ export async function rolledFilterEngagementTotals(
       `select coalesce(sum(sessions), 0)::int as sessions, coalesce(sum(bounces), 0)::int as bounces,
               coalesce(sum(page_views), 0)::int as "pageViews", coalesce(sum(engaged_ms), 0)::float8 as "engagedMs"
          from daily_filter_engagement where dimension = $1 and key = $2 and day between $3::date and $4::date`,
-      [filter.key, filter.value, rolledStart, rolledEnd],
+      [filter.name, filter.value, rolledStart, rolledEnd],
     );
     add(total, rows[0]);
   }
@@ -162,7 +169,7 @@ function add(a: EngagementTotals, b: EngagementTotals): void {
 }
 
 /**
- * filteredDailyUniqueVisitors with one rolled-up filter: the days before the watermark's day from the roll-up
+ * filteredDailyUniqueVisitors with one rolled-up filter or pair: the days before the watermark's day from the roll-up
  * (distinct keys of a day are that day's alone), the rest from the raw rows. Null when it cannot answer.
  */
 export async function rolledFilterDailyUniqueVisitors(
@@ -180,7 +187,7 @@ export async function rolledFilterDailyUniqueVisitors(
     ? await db.query<DailyCount>(
       `select to_char(day, 'YYYY-MM-DD') as date, visitors as count from daily_filter_engagement
         where dimension = $1 and key = $2 and day between $3::date and $4::date and visitors > 0 order by day`,
-      [filter.key, filter.value, rolledStart, rolledEnd],
+      [filter.name, filter.value, rolledStart, rolledEnd],
     )
     : [];
   if (rawStart <= range.end) {

@@ -1,6 +1,6 @@
 // The engagement roll-up per filter value (db/filter_engagement.ts) gives exactly the raw path's figures
-// (db/filtered.ts filteredEngagementTotals, and the daily unique visitors) for every rolled-up filter, over periods of final days, the open
-// day, a cut comparison and days before the data, on a seeded database.
+// (db/filtered.ts filteredEngagementTotals, and the daily unique visitors) for every rolled-up filter, over
+// periods of final days, the open day, a cut comparison and days before the data, on a seeded database.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
@@ -11,7 +11,8 @@ import {
   rolledFilterDailyUniqueVisitors,
   rolledFilterEngagementTotals,
 } from "./filter_engagement.ts";
-import { busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { busiestFilters, busiestPairs, NOW, TZ } from "../../testing/rolled_filters.ts";
+import type { Filters } from "../shared/filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-11-01", end: "2026-11-30", until: null },
@@ -28,8 +29,8 @@ dbTest("filter engagement: the roll-up per filter value gives the raw rows' figu
   await runRollups(db, TZ, NOW);
   const rolled = await db.query<{ n: number }>("select count(*)::int as n from daily_filter_engagement");
   assert.ok(rolled[0].n > 0, "nothing rolled up");
-  // The two most viewed values of each dimension.
-  for (const f of await busiestFilters(db, 2)) {
+  // The two most viewed values of each dimension, and the busiest combination of each pair tested.
+  for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
     const name = JSON.stringify(f);
     for (const p of PERIODS) {
       const range = { start: p.start, end: p.end };
@@ -87,10 +88,30 @@ dbTest("filter engagement: raw rows until the first roll-up run after the migrat
   });
 });
 
-Deno.test("filter engagement: one filter a page view carries is rolled up; entry page and two filters are not", () => {
-  assert.deepEqual(rolledFilter({ channel: "paid_social" }), { key: "channel", value: "paid_social" });
-  assert.deepEqual(rolledFilter({ page: "/pt-br" }), { key: "page", value: "/pt-br" });
-  assert.equal(rolledFilter({ entry_page: "/pt-br" }), null);
-  assert.equal(rolledFilter({ channel: "paid_social", utm_source: "facebook" }), null);
-  assert.equal(rolledFilter({}), null);
-});
+Deno.test(
+  "filter engagement: rolled up: one filter a page view carries, two of the touch; not entry page, page + other, three",
+  () => {
+    const named = (f: Filters) => {
+      const d = rolledFilter(f);
+      return d && { name: d.name, value: d.value, sql: d.sql("v.") };
+    };
+    assert.deepEqual(named({ channel: "paid_social" }), {
+      name: "channel",
+      value: "paid_social",
+      sql: "v.channel",
+    });
+    assert.deepEqual(named({ page: "/pt-br" }), { name: "page", value: "/pt-br", sql: "v.source" });
+    // A pair is named and valued in the roll-up's order of filters, whatever the view's order.
+    assert.deepEqual(named({ utm_source: "facebook", channel: "paid_social" }), {
+      name: "channel+utm_source",
+      value: "paid_social\u001ffacebook",
+      sql: "nullif(v.channel, '') || chr(31) || nullif(v.utm_source, '')",
+    });
+    assert.equal(rolledFilter({ entry_page: "/pt-br" }), null);
+    assert.equal(rolledFilter({ channel: "paid_social", utm_source: "facebook", utm_campaign: "x" }), null);
+    assert.equal(rolledFilter({ channel: "paid_social", page: "/pt-br" }), null);
+    assert.equal(rolledFilter({ channel: "paid_social", entry_page: "/pt-br" }), null);
+    assert.equal(rolledFilter({ channel: "paid_social", device: "mobile" }), null);
+    assert.equal(rolledFilter({}), null);
+  },
+);

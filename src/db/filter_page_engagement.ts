@@ -1,14 +1,16 @@
-// "Tempo na página" under one filter from a roll-up (migrations/00025, docs/ANALYTICS.md "Filters"). The raw
-// path (db/filtered.ts filteredPageEngagement) reads every selected page view of the period and then the
-// period's engagement beacons: most of a second at a million visits. Its figures are sums of local days (a
-// beacon counts for a page its session viewed, selected, that day), so with one rolled-up filter each final
-// day's views and visible time are rolled up per (filter value, day, page), and a view reads those rows plus
-// the raw rows from the watermark's day on (db/filter_engagement.ts rollupSplit), as the engagement totals do.
+// "Tempo na página" under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00025,
+// docs/ANALYTICS.md "Filters"). The raw path (db/filtered.ts filteredPageEngagement) reads every selected page
+// view of the period and then the period's engagement beacons: most of a second at a million visits. Its figures
+// are sums of local days (a beacon counts for a page its session viewed, selected, that day), so with one
+// rolled-up filter each final day's views and visible time are rolled up per (filter value, day, page), and a view
+// reads those rows plus the raw rows from the watermark's day on (db/filter_engagement.ts rollupSplit), as the
+// engagement totals do.
 import type { Queryable } from "./client.ts";
 import type { DayRange } from "./dashboard_queries.ts";
 import type { PageEngagement } from "./engagement.ts";
 import { filteredPageEngagement } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter, rollupSplit } from "./filter_engagement.ts";
+import { dimensionValues } from "./filter_dimensions.ts";
 import type { Filters } from "../shared/filters.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
 
@@ -25,7 +27,7 @@ export async function rollUpFilterPageEngagement(
 ): Promise<number> {
   await db.query("delete from daily_filter_page_engagement where day >= $1::date", [from]);
   await db.query("set local enable_nestloop = off");
-  const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const dims = dimensionValues(ROLLED_FILTERS);
   const rows = await db.query<{ n: number }>(
     `with vd as (
        select v.day, d.filter, d.value, v.sid, v.page, count(*) as n from (
@@ -55,7 +57,7 @@ export async function rollUpFilterPageEngagement(
 }
 
 /**
- * filteredPageEngagement with one rolled-up filter: the final days from the roll-up, the rest from the raw
+ * filteredPageEngagement with one rolled-up filter or pair: the final days from the roll-up, the rest from the raw
  * rows; the same figures. Null when it cannot answer (no such filter, or the backfill still pending).
  */
 export async function rolledFilterPageEngagement(
@@ -85,7 +87,7 @@ export async function rolledFilterPageEngagement(
         `select page, sum(views)::int as views, sum(engaged_ms)::float8 as "engagedMs"
            from daily_filter_page_engagement
           where filter = $1 and value = $2 and day between $3::date and $4::date group by page`,
-        [filter.key, filter.value, rolledStart, rolledEnd],
+        [filter.name, filter.value, rolledStart, rolledEnd],
       ),
     );
   }

@@ -8,7 +8,13 @@ import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredPageEngagement } from "./filtered.ts";
 import { rolledFilterPageEngagement } from "./filter_page_engagement.ts";
-import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import {
+  assertBackfillRefills,
+  busiestFilters,
+  busiestPairs,
+  NOW,
+  TZ,
+} from "../../testing/rolled_filters.ts";
 
 const PERIODS = [
   { start: "2026-11-01", end: "2026-11-30" },
@@ -26,7 +32,7 @@ dbTest(
     await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 8 });
     await runRollups(db, TZ, NOW);
     let withTime = 0;
-    for (const f of await busiestFilters(db, 2)) {
+    for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
       for (const p of PERIODS) {
         const fast = await rolledFilterPageEngagement(db, p, TZ, 25, f);
         assert.ok(fast, `${JSON.stringify(f)}: the roll-up did not answer`);
@@ -39,10 +45,14 @@ dbTest(
       }
     }
     assert.ok(withTime > 50, `only ${withTime} pages with visible time compared`);
-    // Two filters, or the entry page, are not rolled up.
+    // Three filters, a page with another filter, or the entry page, are not rolled up.
     assert.equal(await rolledFilterPageEngagement(db, PERIODS[0], TZ, 25, { entry_page: "/pt-br" }), null);
     assert.equal(
-      await rolledFilterPageEngagement(db, PERIODS[0], TZ, 25, { channel: "direct", utm_source: "google" }),
+      await rolledFilterPageEngagement(db, PERIODS[0], TZ, 25, {
+        channel: "direct",
+        utm_source: "google",
+        utm_campaign: "x",
+      }),
       null,
     );
   },

@@ -1,9 +1,9 @@
-// The visit rankings under one filter from a roll-up (migrations/00022, docs/ANALYTICS.md "Filters"): per
-// local day, filter dimension and value (a column of the page view: db/filter_engagement.ts ROLLED_FILTERS),
-// the visits per ranking key, as daily_visit_ranks holds them for the unfiltered view. Visits add up across
-// any instant, so a view reads the roll-up up to the watermark and the raw rows after it (db/dashboard_queries.ts
-// SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw rows. Days whose raw rows are purged
-// count nothing under a filter there, so they are left out here too.
+// The visit rankings under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00022,
+// docs/ANALYTICS.md "Filters"): per local day, filter dimension and value (a column of the page view:
+// db/filter_engagement.ts ROLLED_FILTERS), the visits per ranking key, as daily_visit_ranks holds them for the
+// unfiltered view. Visits add up across any instant, so a view reads the roll-up up to the watermark and the raw
+// rows after it (db/dashboard_queries.ts SPLIT), exactly what db/filtered.ts filteredRanking counts from the raw
+// rows. Days whose raw rows are purged count nothing under a filter there, so they are left out here too.
 import type { Queryable } from "./client.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import { type DayRange, ROLLED_KEPT, SPLIT } from "./dashboard_queries.ts";
@@ -17,6 +17,7 @@ import {
 } from "./rankings.ts";
 import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
+import { dimensionValues } from "./filter_dimensions.ts";
 import type { Filters } from "../shared/filters.ts";
 
 /** Rewrites daily_filter_visit_ranks from `from` on with the visits from from's local midnight to `until`. */
@@ -28,7 +29,7 @@ export async function rollUpFilterRanks(
 ): Promise<number> {
   await db.query("delete from daily_filter_visit_ranks where day >= $1::date", [from]);
   const columns = [...new Set([...Object.values(ROLLED_FILTERS), "entry"])];
-  const filters = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const filters = dimensionValues(ROLLED_FILTERS);
   const dims = ROLLED_DIMENSIONS.map(([d, col]) => `('${d}', ${col})`).join(", ");
   const rows = await db.query<{ n: number }>(
     `with ins as (
@@ -50,11 +51,11 @@ export async function rollUpFilterRanks(
   return rows[0].n;
 }
 
-/** Whether filteredRanking(ranking, f) can be read from the roll-up: one rolled filter and a rolled key. */
+/** Whether filteredRanking(ranking, f) can be read from the roll-up: one rolled filter (or pair) and a rolled key. */
 function rolledRanking(ranking: Ranking, f: Filters | undefined) {
   const filter = rolledFilter(f);
   const rank = rolledOf(ranking);
-  return filter && rank ? { filter, rank, filterColumn: ROLLED_FILTERS[filter.key]! } : null;
+  return filter && rank ? { filter, rank } : null;
 }
 
 /** filteredRanking from the roll-up; null when it cannot answer (the caller reads the raw rows). */
@@ -72,12 +73,14 @@ export async function rolledFilteredRanking(
     `with ${SPLIT}
      select key, sum(n)::int as visits from (
        select ${RANKINGS[ranking].column} as key, count(*) as n from visits v, b
-        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $5 group by 1
+        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and ${
+      r.filter.sql("v.")
+    } = $5 group by 1
        union all
        select ${r.rank.key}, visits from daily_filter_visit_ranks, b
         where filter = $6 and value = $5 and dimension = '${r.rank.dimension}' and ${ROLLED_KEPT}
      ) t where key is not null and key <> '' group by key order by visits desc, key asc limit $4`,
-    [range.start, range.end, tz, limit, r.filter.value, r.filter.key],
+    [range.start, range.end, tz, limit, r.filter.value, r.filter.name],
   );
 }
 
@@ -100,14 +103,16 @@ export async function rolledFilteredRankingWithPrevious(
             coalesce(sum(n) filter (where d <= $6::date), 0)::int as "previousVisits" from (
        select ${RANKINGS[ranking].column} as key, (v.occurred_at at time zone $3)::date as d, count(*) as n
          from visits v, b
-        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and v.${r.filterColumn} = $7 group by 1, 2
+        where v.occurred_at >= b.raw_from and v.occurred_at < b.raw_to and ${
+      r.filter.sql("v.")
+    } = $7 group by 1, 2
        union all
        select ${r.rank.key}, day, visits from daily_filter_visit_ranks, b
         where filter = $8 and value = $7 and dimension = '${r.rank.dimension}' and ${ROLLED_KEPT}
      ) t where key is not null and key <> ''
      group by key having sum(n) filter (where d >= $5::date) > 0
      order by visits desc, key asc limit $4`,
-    [previous.start, range.end, tz, limit, range.start, previous.end, r.filter.value, r.filter.key],
+    [previous.start, range.end, tz, limit, range.start, previous.end, r.filter.value, r.filter.name],
   );
 }
 

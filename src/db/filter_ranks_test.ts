@@ -7,7 +7,7 @@ import { runRollups } from "../services/rollups.ts";
 import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
 import type { RolledRanking } from "./rankings.ts";
 import { rolledFilteredRanking, rolledFilteredRankingWithPrevious } from "./filter_ranks.ts";
-import { busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { busiestFilters, busiestPairs, NOW, TZ } from "../../testing/rolled_filters.ts";
 
 const COLUMNS: RolledRanking[] = [
   "utm_source",
@@ -31,7 +31,7 @@ dbTest(
     await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 9 });
     await runRollups(db, TZ, NOW);
     let compared = 0;
-    for (const f of await busiestFilters(db, 1)) {
+    for (const f of [...await busiestFilters(db, 1), ...await busiestPairs(db)]) {
       const key = JSON.stringify(f);
       for (const c of COLUMNS) {
         for (const p of PERIODS) {
@@ -55,12 +55,13 @@ dbTest(
       }
     }
     assert.ok(compared > 100, `only ${compared} rows compared`);
-    // Two filters, or the entry page, are not rolled up.
+    // Three filters, or the entry page, are not rolled up.
     assert.equal(await rolledFilteredRanking(db, "page", PERIODS[0], TZ, 25, { entry_page: "/pt-br" }), null);
     assert.equal(
       await rolledFilteredRanking(db, "page", PERIODS[0], TZ, 25, {
         channel: "direct",
         utm_source: "google",
+        utm_campaign: "x",
       }),
       null,
     );

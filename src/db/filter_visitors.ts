@@ -1,15 +1,17 @@
-// Unique visitors under one filter from a roll-up (migrations/00026, docs/ANALYTICS.md "Filters"). The raw path
-// (db/filtered.ts filteredVisitorTotals) reads every page view of the period to count the distinct (month,
-// visitor key) pairs of the selected ones: about half a second at a million visits. Here every (month, key)
-// has a number (visitor_days.id), and per filter value and final day the roll-up keeps the numbers of the keys
-// whose page views had the value that day, as one sorted array. A period's figure is the distinct numbers of
-// its final days, together with the raw page views from the watermark's day on (each mapped to its number, or
-// counted by key when the roll-up has not seen it yet): the same pairs the raw path counts.
+// Unique visitors under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00026,
+// docs/ANALYTICS.md "Filters"). The raw path (db/filtered.ts filteredVisitorTotals) reads every page view of the
+// period to count the distinct (month, visitor key) pairs of the selected ones: about half a second at a million
+// visits. Here every (month, key) has a number (visitor_days.id), and per filter value and final day the roll-up
+// keeps the numbers of the keys whose page views had the value that day, as one sorted array. A period's figure is
+// the distinct numbers of its final days, together with the raw page views from the watermark's day on (each
+// mapped to its number, or counted by key when the roll-up has not seen it yet): the same pairs the raw path
+// counts.
 import type { Queryable } from "./client.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import { type DayRange, RAW, ROLLED_KEPT, splitWith } from "./dashboard_queries.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { ROLLED_FILTERS, rolledFilter } from "./filter_engagement.ts";
+import { dimensionValues } from "./filter_dimensions.ts";
 import type { Filters } from "../shared/filters.ts";
 
 const MONTH = (tz: string) => `date_trunc('month', occurred_at at time zone ${tz})::date`;
@@ -25,7 +27,7 @@ export async function rollUpFilterVisitors(
   tz: string,
 ): Promise<number> {
   await db.query("delete from daily_filter_visitors where day >= $1::date", [from]);
-  const dims = Object.entries(ROLLED_FILTERS).map(([k, col]) => `('${k}', ${col})`).join(", ");
+  const dims = dimensionValues(ROLLED_FILTERS);
   const rows = await db.query<{ n: number }>(
     `with ins as (
        insert into daily_filter_visitors (filter, value, day, visitors)
@@ -44,15 +46,10 @@ export async function rollUpFilterVisitors(
   return rows[0].n;
 }
 
-/** Drops the rows of the days before `day` (retention purged their raw rows and their keys' bits). */
-export async function forgetFilterVisitorsBefore(db: Queryable, day: string): Promise<void> {
-  await db.query("delete from daily_filter_visitors where day < $1::date", [day]);
-}
-
 type VisitorTotals = { uniqueVisitors: number; visits: number; approximate: boolean };
 
 /**
- * filteredVisitorTotals with one rolled-up filter: the days up to the watermark from the roll-ups (the visitor
+ * filteredVisitorTotals with one rolled-up filter or pair: the days up to the watermark from the roll-ups (the visitor
  * numbers here, the page views from daily_filter_engagement: a day's numbers and views up to the watermark
  * combine with the raw rows after it, since a number counts once however often it comes and views add up),
  * the raw rows after the watermark; with a cut the roll-ups stop before the cut day once they passed it
@@ -75,7 +72,7 @@ export async function rolledFilterVisitorTotals(
     `with ${splitWith("$4::text")},
      raw as (
        select ${MONTH("$3")} as month, visitor_key from visits, b
-        where ${RAW("occurred_at")} and ${ROLLED_FILTERS[filter.key]} = $6),
+        where ${RAW("occurred_at")} and ${filter.sql()} = $6),
      -- Each raw key's number, looked up by its key (a hash join would read all of visitor_days).
      numbered as (
        select month, visitor_key,
@@ -92,7 +89,7 @@ export async function rolledFilterVisitorTotals(
             ((select coalesce(sum(page_views), 0) from daily_filter_engagement, b
                where dimension = $5 and key = $6 and ${ROLLED_KEPT}) +
              (select count(*) from raw))::int as visits`,
-    [range.start, range.end, tz, until, filter.key, filter.value],
+    [range.start, range.end, tz, until, filter.name, filter.value],
   );
   return { ...rows[0], approximate: range.start.slice(0, 7) !== range.end.slice(0, 7) };
 }

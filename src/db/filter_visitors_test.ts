@@ -8,7 +8,13 @@ import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { rolledFilterVisitorTotals } from "./filter_visitors.ts";
-import { assertBackfillRefills, busiestFilters, NOW, TZ } from "../../testing/rolled_filters.ts";
+import {
+  assertBackfillRefills,
+  busiestFilters,
+  busiestPairs,
+  NOW,
+  TZ,
+} from "../../testing/rolled_filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-11-01", end: "2026-11-30", until: null },
@@ -25,7 +31,7 @@ dbTest("filter visitors: the roll-up per filter value gives the raw rows' unique
   await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 12 });
   await runRollups(db, TZ, NOW);
   let counted = 0;
-  for (const f of await busiestFilters(db, 2)) {
+  for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
     for (const p of PERIODS) {
       const range = { start: p.start, end: p.end };
       const fast = await rolledFilterVisitorTotals(db, range, TZ, p.until, f);
@@ -57,10 +63,14 @@ dbTest(
     const rolled = await read();
     assert.ok(rolled && rolled.uniqueVisitors > 0);
     await assertBackfillRefills(db, "daily_filter_visitors", "filter_visitors_backfill", read, rolled);
-    // Two filters, or the entry page, are not rolled up.
+    // Three filters, or the entry page, are not rolled up.
     assert.equal(await rolledFilterVisitorTotals(db, period, TZ, null, { entry_page: "/pt-br" }), null);
     assert.equal(
-      await rolledFilterVisitorTotals(db, period, TZ, null, { channel: "direct", utm_source: "google" }),
+      await rolledFilterVisitorTotals(db, period, TZ, null, {
+        channel: "direct",
+        utm_source: "google",
+        utm_campaign: "x",
+      }),
       null,
     );
   },

@@ -58,7 +58,8 @@ export async function uniqueVisitSeries(
   f?: Filters,
 ): Promise<DailyCount[]> {
   if (noFilters(f)) return await dailyUniqueVisitors(db, range, tz);
-  // One filter a page view carries: its roll-up (db/filter_engagement.ts); else the raw rows.
+  // One filter a page view carries, or two of the session's touch: its roll-up (db/filter_engagement.ts);
+  // else the raw rows.
   return (await rolledFilterDailyUniqueVisitors(db, range, tz, f!)) ??
     await filteredDailyUniqueVisitors(db, range, tz, f!);
 }

@@ -27,7 +27,8 @@ async function figuresOf(
   until: string | null,
   f: Filters | undefined,
 ): Promise<EngagementFigures> {
-  // One filter a page view carries: its roll-up (db/filter_engagement.ts); else the raw rows.
+  // One filter a page view carries, or two of the session's touch: its roll-up (db/filter_engagement.ts);
+  // else the raw rows.
   const t = filterEntries(f).length > 0
     ? (await rolledFilterEngagementTotals(db, range, tz, until, f!)) ??
       await filteredEngagementTotals(db, range, tz, until, f!)

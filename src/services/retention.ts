@@ -8,7 +8,7 @@ import { purgeWindows } from "../db/rate_limits.ts";
 import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/retention.ts";
 import { setPurgedThrough } from "../db/rollups.ts";
 import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
-import { forgetFilterVisitorsBefore } from "../db/filter_visitors.ts";
+import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -36,8 +36,8 @@ export interface RawEventsReport {
 
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
- * raw rows before the local midnight `retentionDays` days ago, with the visitor bits of those days, and moves
- * the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves all or nothing.
+ * raw rows before the local midnight `retentionDays` days ago, with the visitor bits and the filter roll-ups of
+ * those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves all or nothing.
  */
 export async function purgeRawEvents(
   tx: Queryable,
@@ -54,7 +54,7 @@ export async function purgeRawEvents(
   // The boundary is a local midnight: its local date is the first day kept.
   const firstKept = todayIn(timeZone, boundary);
   purged.visitorKeys = await forgetVisitorDaysBefore(tx, firstKept);
-  await forgetFilterVisitorsBefore(tx, firstKept);
+  await forgetFilterRollupsBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }

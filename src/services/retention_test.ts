@@ -209,6 +209,32 @@ dbTest(
       ),
       [{ through: "2026-11-22", purged: "2025-10-17" }],
     );
+    // The filter roll-ups keep the kept days only: a filtered view counts nothing before the purge watermark.
+    for (
+      const table of [
+        "daily_filter_engagement",
+        "daily_filter_visit_ranks",
+        "daily_filter_page_engagement",
+        "daily_filter_visitors",
+        "daily_filter_actions",
+      ]
+    ) {
+      const days = await db.query<{ day: string }>(
+        `select distinct to_char(day, 'YYYY-MM-DD') as day from ${table} order by 1`,
+      );
+      assert.ok(days.every((d) => d.day >= "2025-10-18"), `${table}: ${JSON.stringify(days)}`);
+    }
+    assert.deepEqual(
+      await db.query(
+        `select to_char(day, 'YYYY-MM-DD') as day, page_views from daily_filter_engagement
+          where dimension = 'page' and key = '/pt-br' order by 1`,
+      ),
+      [
+        { day: "2025-10-18", page_views: 1 },
+        { day: "2026-11-20", page_views: 1 },
+        { day: "2026-11-21", page_views: 1 },
+      ],
+    );
   },
 );
 
