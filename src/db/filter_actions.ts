@@ -31,7 +31,12 @@ import {
   inOrder,
 } from "./filtered.ts";
 import type { Filters } from "../shared/filters.ts";
-import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
+import {
+  dimensionValues,
+  type FilterColumns,
+  type RolledDimension,
+  rolledDimension,
+} from "./filter_dimensions.ts";
 
 /** The filters a click answers by a column of its own, and that column. */
 export const ACTION_FILTERS: FilterColumns = {
@@ -79,23 +84,20 @@ export async function rollUpFilterActions(
 }
 
 /**
- * The roll-up dimension that answers `f` (one of ACTION_FILTERS, or two: db/filter_dimensions.ts) as `key`,
- * its value, and that value's SQL on a raw click; null when it cannot (read the raw rows).
+ * The roll-up dimension that answers `f` (one of ACTION_FILTERS, or two: db/filter_dimensions.ts); null when it
+ * cannot (read the raw rows).
  */
-async function rolledActionFilter(db: Queryable, f: Filters | undefined) {
+async function rolledActionFilter(db: Queryable, f: Filters | undefined): Promise<RolledDimension | null> {
   const d = rolledDimension(ACTION_FILTERS, f);
-  if (!d || await backfillPending(db, "filter_actions_backfill")) return null;
-  return { key: d.name, value: d.value, sql: d.sql };
+  return !d || await backfillPending(db, "filter_actions_backfill") ? null : d;
 }
-
-type Rolled = NonNullable<Awaited<ReturnType<typeof rolledActionFilter>>>;
 
 /**
  * The clicks of one kind under the filter, per breakdown key (and per day with `byDay`): the raw clicks after
  * the watermark and the roll-up before it, as one union. $1 start, $2 end, $3 time zone (and the cut, when the
  * split has one); from $p on: the value, the filter, the kind, the breakdown.
  */
-function actionsSql(r: Rolled, keyOf: string, byDay: boolean, p: number): string {
+function actionsSql(r: RolledDimension, keyOf: string, byDay: boolean, p: number): string {
   const [value, filter, kind, dimension] = [p, p + 1, p + 2, p + 3].map((i) => `$${i}`);
   const day = byDay ? `(c.occurred_at at time zone $3)::date` : "null::date";
   return `select ${day} as day, ${keyOf} as key, count(*) as n from clicks c, b
@@ -116,7 +118,7 @@ export async function rolledFilteredEventTotals(
 ): Promise<{ clicks: number; conversions: number; leads: number } | null> {
   const r = await rolledActionFilter(db, f);
   if (!r) return null;
-  const params: unknown[] = [range.start, range.end, tz, until, r.value, r.key, "plan", "all"];
+  const params: unknown[] = [range.start, range.end, tz, until, r.value, r.name, "plan", "all"];
   const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
   const rows = await db.query<{ clicks: number; leads: number }>(
     `with ${splitWith("$4")}
@@ -140,7 +142,7 @@ export async function rolledFilteredDailyClicks(
     `with ${SPLIT}
      select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from (${actionsSql(r, "''", true, 4)}) t
       group by day order by day`,
-    [range.start, range.end, tz, r.value, r.key, "plan", "all"],
+    [range.start, range.end, tz, r.value, r.name, "plan", "all"],
   );
 }
 
@@ -157,7 +159,7 @@ export async function rolledFilteredChannelActions(
     `with ${SPLIT}
      select key as channel, sum(n)::int as clicks from (${actionsSql(r, "c.channel", false, 4)}) t
       where key is not null group by key`,
-    [range.start, range.end, tz, r.value, r.key, "plan", "channel"],
+    [range.start, range.end, tz, r.value, r.name, "plan", "channel"],
   );
 }
 
@@ -170,7 +172,7 @@ export async function rolledFilteredConversionBySource(
 ): Promise<SourceConversion[] | null> {
   const r = await rolledActionFilter(db, f);
   if (!r) return null;
-  const params: unknown[] = [range.start, range.end, tz, r.value, r.key, "plan", "utm_source"];
+  const params: unknown[] = [range.start, range.end, tz, r.value, r.name, "plan", "utm_source"];
   const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
   return await db.query<SourceConversion>(
     `with ${SPLIT}
@@ -210,7 +212,7 @@ export async function rolledFilteredWhatsapp(
        select dimension, case when dimension = 'all' then day end, key, clicks from daily_filter_actions, b
         where filter = $5 and value = $4 and kind = $6 and ${ROLLED_KEPT}
      ) t group by 1, 2, 3`,
-    [range.start, range.end, tz, r.value, r.key, "whatsapp"],
+    [range.start, range.end, tz, r.value, r.name, "whatsapp"],
   );
   const out: FilteredWhatsapp = { daily: [], byChannel: [], bySource: [], pages: [] };
   for (const row of rows) {
@@ -236,7 +238,7 @@ export async function rolledFilteredWhatsappTotal(
   const rows = await db.query<{ n: number }>(
     `with ${splitWith("$4")}
      select coalesce(sum(n), 0)::int as n from (${actionsSql(r, "''", false, 5)}) t`,
-    [range.start, range.end, tz, until, r.value, r.key, "whatsapp", "all"],
+    [range.start, range.end, tz, until, r.value, r.name, "whatsapp", "all"],
   );
   return rows[0].n;
 }

@@ -16,7 +16,7 @@ import { filterEntries, type FilterKey, type Filters } from "../shared/filters.t
 export type FilterColumns = Partial<Record<FilterKey, string>>;
 
 /** Joins the two values of a pair (a control character: no stored value and no filter value holds one). */
-export const PAIR_SEPARATOR = "\u001f";
+const PAIR_SEPARATOR = "\u001f";
 
 /** The filters whose pairs are rolled up: the session's touch (a visit carries all of them on each page view). */
 const PAIRED: ReadonlySet<FilterKey> = new Set<FilterKey>([
@@ -49,7 +49,8 @@ function dimensions(columns: FilterColumns): Dimension[] {
 /** A dimension's value on a row (`alias` prefixes each column, e.g. "v."): null where the row has none. */
 function valueSql(columns: FilterColumns, keys: FilterKey[], alias: string): string {
   if (keys.length === 1) return `${alias}${columns[keys[0]]}`;
-  return keys.map((k) => `nullif(${alias}${columns[k]}, '')`).join(" || chr(31) || ");
+  const separator = ` || chr(${PAIR_SEPARATOR.charCodeAt(0)}) || `;
+  return keys.map((k) => `nullif(${alias}${columns[k]}, '')`).join(separator);
 }
 
 /** The `values` list of a roll-up's lateral join: `('channel', channel), ('channel+utm_source', …), …`. */

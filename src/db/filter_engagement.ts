@@ -130,8 +130,8 @@ export async function rollupSplit(
 }
 
 /**
- * filteredEngagementTotals with one rolled-up filter or pair (rolledFilter): the final days from the roll-up, the
- * rest from the raw rows; the same figures. Null when the roll-up cannot answer yet (backfill pending).
+ * filteredEngagementTotals with one rolled-up filter or pair (rolledFilter): the final days from the roll-up,
+ * the rest from the raw rows; the same figures. Null when the roll-up cannot answer yet (backfill pending).
  */
 export async function rolledFilterEngagementTotals(
   db: Queryable,
@@ -169,8 +169,8 @@ function add(a: EngagementTotals, b: EngagementTotals): void {
 }
 
 /**
- * filteredDailyUniqueVisitors with one rolled-up filter or pair: the days before the watermark's day from the roll-up
- * (distinct keys of a day are that day's alone), the rest from the raw rows. Null when it cannot answer.
+ * filteredDailyUniqueVisitors with one rolled-up filter or pair: the days before the watermark's day from the
+ * roll-up (distinct keys of a day are that day's alone), the rest from the raw rows. Null when it cannot answer.
  */
 export async function rolledFilterDailyUniqueVisitors(
   db: Queryable,

@@ -57,8 +57,8 @@ export async function rollUpFilterPageEngagement(
 }
 
 /**
- * filteredPageEngagement with one rolled-up filter or pair: the final days from the roll-up, the rest from the raw
- * rows; the same figures. Null when it cannot answer (no such filter, or the backfill still pending).
+ * filteredPageEngagement with one rolled-up filter or pair: the final days from the roll-up, the rest from the
+ * raw rows; the same figures. Null when it cannot answer (no such filter, or the backfill still pending).
  */
 export async function rolledFilterPageEngagement(
   db: Queryable,

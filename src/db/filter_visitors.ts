@@ -49,8 +49,8 @@ export async function rollUpFilterVisitors(
 type VisitorTotals = { uniqueVisitors: number; visits: number; approximate: boolean };
 
 /**
- * filteredVisitorTotals with one rolled-up filter or pair: the days up to the watermark from the roll-ups (the visitor
- * numbers here, the page views from daily_filter_engagement: a day's numbers and views up to the watermark
+ * filteredVisitorTotals with one rolled-up filter or pair: the days up to the watermark from the roll-ups (the
+ * visitor numbers here, the page views from daily_filter_engagement: a day's numbers and views up to the watermark
  * combine with the raw rows after it, since a number counts once however often it comes and views add up),
  * the raw rows after the watermark; with a cut the roll-ups stop before the cut day once they passed it
  * (db/dashboard_queries.ts splitWith). The same figures. Null when it cannot answer (no such filter, or a

@@ -37,7 +37,8 @@ export interface RawEventsReport {
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
  * raw rows before the local midnight `retentionDays` days ago, with the visitor bits and the filter roll-ups of
- * those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves all or nothing.
+ * those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
+ * all or nothing.
  */
 export async function purgeRawEvents(
   tx: Queryable,
