@@ -557,6 +557,8 @@ appTest("dashboard: bad dates and parameters answer 400 naming the fields", asyn
     ["/api/tracking/analytics?days=abc", ["days"]],
     ["/api/leads?limit=100000", ["limit"]],
     ["/api/tracking/summary?startDate=2020-01-01&endDate=2026-01-01", ["endDate"]],
+    // A control character (here U+001F, which joins a pair's values in the roll-ups) is no filter value.
+    [`/api/tracking/summary?${NOV}&f_channel=paid_social&f_utm_source=facebook%1Fx`, ["f_utm_source"]],
   ];
   for (const [path, fields] of cases) {
     const res = await getAs(t, cookie, path);
