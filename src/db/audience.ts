@@ -95,6 +95,7 @@ export async function audienceCounts(
   const bounds = {
     lo: "($1::date::timestamp at time zone $3)",
     hi: "(($2::date + 1)::timestamp at time zone $3)",
+    tz: "$3",
   };
   const visitWhere = filterSql(filters, "visits", params, bounds, "v");
   const clickWhere = filterSql(filters, "clicks", params, bounds, "c");
@@ -149,6 +150,7 @@ export async function leadStateCounts(
   const where = filterSql(filters, "leads", params, {
     lo: "($1::date::timestamp at time zone $3)",
     hi: "(($2::date + 1)::timestamp at time zone $3)",
+    tz: "$3",
   }, "l");
   const current = "(l.submitted_at >= ($4::date::timestamp at time zone $3))";
   const days = `${BOUNDS("l.submitted_at")}${where}

@@ -1,13 +1,14 @@
 // Plan and WhatsApp clicks under one filter (or two: db/filter_dimensions.ts) from a roll-up (migrations/00027,
 // docs/ANALYTICS.md "Filters"). A click carries its session's channel, traffic source and UTM source, medium and
-// campaign, and a filter on one of those selects clicks by that column of their own (db/filtered.ts, MATCH): so
-// the clicks of whole days add up, and `daily_filter_actions` keeps, per local day, filter and value, the clicks
-// of each kind per breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such
-// filter reads the roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT),
-// exactly what the raw path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter,
-// so they are left out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw
-// rows. The other filters (UTM content and term, pages, the audience) select clicks through their session's page
-// views and are read from the raw rows.
+// campaign, and a filter on one of those selects clicks by that column of their own (db/filtered.ts, MATCH); the
+// page, UTM content, UTM term and entry page select a click through its session's page views of its day and the
+// day before (db/session_keys.ts). Either way a click's filters do not depend on the period, so the clicks of
+// whole days add up, and `daily_filter_actions` keeps, per local day, filter and value, the clicks of each kind
+// per breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such filter reads the
+// roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT), exactly what the raw
+// path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter, so they are left
+// out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw rows. The
+// audience filters, and a pair with a filter of the session's page views, read the raw rows.
 import type { Queryable } from "./client.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import {
@@ -30,13 +31,9 @@ import {
   filterSql,
   inOrder,
 } from "./filtered.ts";
-import type { Filters } from "../shared/filters.ts";
-import {
-  dimensionValues,
-  type FilterColumns,
-  type RolledDimension,
-  rolledDimension,
-} from "./filter_dimensions.ts";
+import { filterEntries, type Filters } from "../shared/filters.ts";
+import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
+import { dayStart, midnight, SESSION_VALUES, sessionDays } from "./session_keys.ts";
 
 /** The filters a click answers by a column of its own, and that column. */
 export const ACTION_FILTERS: FilterColumns = {
@@ -47,10 +44,10 @@ export const ACTION_FILTERS: FilterColumns = {
   utm_campaign: "utm_campaign",
 };
 
-// The period's instants for the leads beside the clicks (needs b in the from list); a session condition never
-// comes here (only ACTION_FILTERS are rolled up), but `filterSql` wants the bounds.
-const LEAD_BOUNDS = { lo: "($1::date::timestamp at time zone $3)", hi: "b.raw_to" };
-const LEADS_IN = `l.submitted_at >= ${LEAD_BOUNDS.lo} and l.submitted_at < ${LEAD_BOUNDS.hi}`;
+// The period's instants for the leads beside the clicks (b's end as a scalar: a session condition's lookup
+// that referred to b's row would run once per lead).
+const LEAD_BOUNDS = { lo: "($1::date::timestamp at time zone $3)", hi: "(select raw_to from b)", tz: "$3" };
+const LEADS_IN = `l.submitted_at >= ${LEAD_BOUNDS.lo} and l.submitted_at < b.raw_to`;
 // Each click under each breakdown: its key there, or null where it has none.
 const BREAKDOWNS = `('all', ''), ('channel', channel), ('utm_source', coalesce(utm_source, '')),
   ('page', case when kind = 'whatsapp' then nullif(source, '') end)`;
@@ -80,16 +77,73 @@ export async function rollUpFilterActions(
      select count(*)::int as n from ins`,
     [from, until, tz],
   );
-  return rows[0].n;
+  // The filters a click answers through its session: each click under the values its session's page views had
+  // on the click's day or the day before (db/session_keys.ts), every view of those days there is so far.
+  const values = Object.entries(SESSION_VALUES).map(([k, v]) => `('${k}', ${v!("s")})`).join(", ");
+  const bySession = await db.query<{ n: number }>(
+    `with c as (
+       select id, ${LOCAL_DAY} as day, kind, channel, utm_source, source, session_id from clicks
+        where ${SPAN} and session_id <> ''),
+     v as (
+       select distinct s.session_id, (s.occurred_at at time zone $3)::date as day, k.filter, k.value
+         from visits s, lateral (values ${values}) as k(filter, value)
+        where s.occurred_at >= ${dayStart("$1", "$3", -1)} and s.occurred_at < ${
+      midnight("$2::timestamptz", "$3", 1)
+    }
+          and s.session_id <> '' and k.value is not null and k.value <> ''
+          and s.session_id in (select session_id from c)),
+     t as (
+       select distinct c.id, c.day, c.kind, c.channel, c.utm_source, c.source, v.filter, v.value
+         from c join v on v.session_id = c.session_id and v.day between c.day - 1 and c.day),
+     ins as (
+       insert into daily_filter_actions (filter, value, day, kind, dimension, key, clicks)
+       select t.filter, t.value, t.day, t.kind, d.dimension, d.key, count(*)::int
+         from t, lateral (values ${BREAKDOWNS}) as d(dimension, key)
+        where d.key is not null
+        group by 1, 2, 3, 4, 5, 6
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n + bySession[0].n;
+}
+
+/** A dimension of the roll-up: its name, its value, and the condition that selects a raw click by it. */
+interface ActionDimension {
+  name: string;
+  value: string;
+  /** The condition on a raw click (`alias` as in "c.") of the range after the watermark (needs b), `p` the value. */
+  match(alias: string, p: string): string;
 }
 
 /**
  * The roll-up dimension that answers `f` (one of ACTION_FILTERS, or two: db/filter_dimensions.ts); null when it
  * cannot (read the raw rows).
  */
-async function rolledActionFilter(db: Queryable, f: Filters | undefined): Promise<RolledDimension | null> {
-  const d = rolledDimension(ACTION_FILTERS, f);
+async function rolledActionFilter(db: Queryable, f: Filters | undefined): Promise<ActionDimension | null> {
+  const d = actionDimension(f);
   return !d || await backfillPending(db, "filter_actions_backfill") ? null : d;
+}
+
+function actionDimension(f: Filters | undefined): ActionDimension | null {
+  const entries = filterEntries(f);
+  if (entries.length === 1 && entries[0][0] in SESSION_VALUES) {
+    const [key, value] = entries[0];
+    // The raw clicks' sessions are looked for among the page views of their days (b's bounds as scalars: a
+    // reference to b's row would make the lookup run once per click).
+    const views = `s.occurred_at >= ${midnight("(select raw_from from b)", "$3", -1)}
+      and s.occurred_at < ${midnight("(select raw_to from b) - interval '1 microsecond'", "$3", 1)}`;
+    return {
+      name: key,
+      value,
+      match: (a, p) =>
+        `${a}session_id <> '' and (${a}session_id, (${a}occurred_at at time zone $3)::date) in (${
+          sessionDays(key, p, views, "$3")
+        })`,
+    };
+  }
+  const d = rolledDimension(ACTION_FILTERS, f);
+  return d && { name: d.name, value: d.value, match: (a, p) => `${d.sql(a)} = ${p}` };
 }
 
 /**
@@ -97,11 +151,11 @@ async function rolledActionFilter(db: Queryable, f: Filters | undefined): Promis
  * the watermark and the roll-up before it, as one union. $1 start, $2 end, $3 time zone (and the cut, when the
  * split has one); from $p on: the value, the filter, the kind, the breakdown.
  */
-function actionsSql(r: RolledDimension, keyOf: string, byDay: boolean, p: number): string {
+function actionsSql(r: ActionDimension, keyOf: string, byDay: boolean, p: number): string {
   const [value, filter, kind, dimension] = [p, p + 1, p + 2, p + 3].map((i) => `$${i}`);
   const day = byDay ? `(c.occurred_at at time zone $3)::date` : "null::date";
   return `select ${day} as day, ${keyOf} as key, count(*) as n from clicks c, b
-           where ${RAW("c.occurred_at")} and c.kind = ${kind} and ${r.sql("c.")} = ${value} group by 1, 2
+           where ${RAW("c.occurred_at")} and c.kind = ${kind} and ${r.match("c.", value)} group by 1, 2
           union all
           select ${byDay ? "day" : "null::date"}, key, clicks from daily_filter_actions, b
            where filter = ${filter} and value = ${value} and kind = ${kind} and dimension = ${dimension}
@@ -204,7 +258,7 @@ export async function rolledFilteredWhatsapp(
        select x.dimension, case when x.dimension = 'all' then t.day end as d, x.key, t.n from (
          select (c.occurred_at at time zone $3)::date as day, c.kind, c.channel, c.utm_source, c.source,
                 count(*) as n
-           from clicks c, b where ${RAW("c.occurred_at")} and c.kind = $6 and ${r.sql("c.")} = $4
+           from clicks c, b where ${RAW("c.occurred_at")} and c.kind = $6 and ${r.match("c.", "$4")}
           group by 1, 2, 3, 4, 5) t,
          lateral (values ${BREAKDOWNS}) as x(dimension, key)
         where x.key is not null

@@ -1,5 +1,6 @@
 // Plan and WhatsApp clicks under one filter, or a pair, from the roll-up (db/filter_actions.ts) are exactly the
-// raw path's (db/filtered.ts), for every filter a click answers by its own column and three pairs of them, over
+// raw path's (db/filtered.ts), for every filter a click answers by its own column or through its session's page
+// views (the page, UTM content and term) and three pairs of the former, over
 // final days, the open day, cuts, several months and days before the data; the first run after the migration fills
 // the days before it.
 import assert from "node:assert/strict";
@@ -31,6 +32,7 @@ import {
   TZ,
 } from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
+import { SESSION_VALUES } from "./session_keys.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-11-01", end: "2026-11-30", until: null },
@@ -46,9 +48,11 @@ const PERIODS: { start: string; end: string; until: string | null }[] = [
 const byKey = <T>(rows: T[], key: (r: T) => string | null) =>
   [...rows].sort((a, b) => String(key(a)).localeCompare(String(key(b))));
 
-/** The busiest values of each filter a click answers by its own column. */
+/** The busiest values of each filter a click answers by its own column or through its session's page views. */
 async function actionFilters(db: Parameters<typeof busiestFilters>[0]): Promise<Filters[]> {
-  return (await busiestFilters(db, 2)).filter((f) => Object.keys(f).every((k) => k in ACTION_FILTERS));
+  return (await busiestFilters(db, 2)).filter((f) =>
+    Object.keys(f).every((k) => k in ACTION_FILTERS || k in SESSION_VALUES)
+  );
 }
 
 dbTest(
@@ -57,7 +61,11 @@ dbTest(
     await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 14 });
     await runRollups(db, TZ, NOW);
     const filters = await actionFilters(db);
-    assert.equal(filters.length, 10, "two values of each of the five click filters");
+    assert.equal(
+      filters.length,
+      16,
+      "two values of each of the five click filters, the page, content and term",
+    );
     const pairs = (await busiestPairs(db)).filter((f) => Object.keys(f).every((k) => k in ACTION_FILTERS));
     assert.equal(pairs.length, 3, "three pairs of click filters");
     let clicks = 0, whatsapp = 0;
@@ -116,14 +124,14 @@ dbTest("filter actions: the first run after the migration fills the days rolled 
   const rolled = await read();
   assert.ok(rolled && rolled.clicks > 0);
   await assertBackfillRefills(db, "daily_filter_actions", "filter_actions_backfill", read, rolled);
-  // Three filters, or a filter clicks answer through their session's page views (alone or in a pair), are not
-  // rolled up.
+  // Three filters, a pair with a filter clicks answer through their session's page views, and the audience are
+  // not rolled up.
   for (
     const other of [
       { channel: "direct", utm_source: "google", utm_campaign: "x" },
-      { page: "/pt-br" },
-      { utm_term: "x" },
       { channel: "direct", utm_term: "x" },
+      { page: "/pt-br", channel: "direct" },
+      { device: "mobile" },
     ]
   ) {
     assert.equal(await rolledFilteredEventTotals(db, period, TZ, null, other), null, JSON.stringify(other));

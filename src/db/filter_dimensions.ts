@@ -7,8 +7,8 @@
 // an empty value is under no single filter.
 //
 // The page is not paired: under a page filter a visit's time counts on that page alone, and the clicks and
-// leads of a page filter are read through their sessions' page views (db/filtered.ts), so two filters with a
-// page, three filters, the entry page and the audience read the raw rows.
+// leads of a page filter are found through their sessions (db/session_keys.ts), so two filters with a page,
+// three filters, the entry page and the audience read the raw rows.
 import type { Queryable } from "./client.ts";
 import { filterEntries, type FilterKey, type Filters } from "../shared/filters.ts";
 

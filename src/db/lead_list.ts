@@ -78,9 +78,14 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
   const sql = parts.length ? "where " + parts.join(" and ") : "where true";
   if (noFilters(filter.filters)) return { sql: parts.length ? sql : "", params };
   // The period's instants bound the page views a session filter reads (all of them without a period).
+  if (!filter.range) params.push(tz);
   const bounds = filter.range
-    ? { lo: "($1::date::timestamp at time zone $3)", hi: "(($2::date + 1)::timestamp at time zone $3)" }
-    : { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz" };
+    ? {
+      lo: "($1::date::timestamp at time zone $3)",
+      hi: "(($2::date + 1)::timestamp at time zone $3)",
+      tz: "$3",
+    }
+    : { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz", tz: `$${params.length}::text` };
   return { sql: sql + filterSql(filter.filters, "leads", params, bounds, "leads"), params };
 }
 

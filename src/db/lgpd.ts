@@ -43,6 +43,8 @@ export async function deleteLeadsById(
     "delete from leads where id = any($1::bigint[]) returning id, email, whatsapp",
     [ids],
   );
+  // The pages and UTM values its session had (migrations/00029) go with the lead.
+  await db.query("delete from session_keys where event = 'lead' and id = any($1::bigint[])", [ids]);
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 

@@ -18,8 +18,8 @@ const DAY_TEXT = (column: string) =>
   `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
 /**
- * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027; 00028 sets
- * four of them again): a row means the days rolled up before that migration still wait for their rows; the next
+ * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027, 00029; 00028
+ * sets four of them again): a row means the days rolled up before that migration still wait for their rows; the next
  * run writes them from the raw rows still kept, then deletes the row (services/rollups.ts). Until then, readers
  * read the raw rows.
  */
@@ -29,7 +29,8 @@ export type BackfillFlag =
   | "filter_page_engagement_backfill"
   | "filter_visitors_backfill"
   | "filter_actions_backfill"
-  | "utm_detail_backfill";
+  | "utm_detail_backfill"
+  | "session_keys_backfill";
 
 /** Whether any of these roll-ups still waits for its backfill. */
 export async function backfillPending(db: Queryable, ...flags: BackfillFlag[]): Promise<boolean> {

@@ -9,6 +9,7 @@ import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/ret
 import { setPurgedThrough } from "../db/rollups.ts";
 import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
 import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
+import { forgetClickKeysBefore } from "../db/session_keys.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -56,6 +57,7 @@ export async function purgeRawEvents(
   const firstKept = todayIn(timeZone, boundary);
   purged.visitorKeys = await forgetVisitorDaysBefore(tx, firstKept);
   await forgetFilterRollupsBefore(tx, firstKept);
+  await forgetClickKeysBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }

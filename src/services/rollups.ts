@@ -23,6 +23,7 @@ import { rollUpFilterRanks } from "../db/filter_ranks.ts";
 import { rollUpFilterPageEngagement } from "../db/filter_page_engagement.ts";
 import { rollUpFilterVisitors } from "../db/filter_visitors.ts";
 import { rollUpFilterActions } from "../db/filter_actions.ts";
+import { rollUpSessionKeys } from "../db/session_keys.ts";
 import { rollUpUtmDetail } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -85,7 +86,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
-  // value (and pair of values, 00028) roll up from `from` too; the first run after each migration starts at the
+  // value (and pair of values, 00028) and the clicks' and leads' session keys (00029) roll up from `from` too; the first run after each migration starts at the
   // first day that still has raw rows instead (the days rolled up before it have no rows there: db/rollups.ts
   // BackfillFlag).
   const firstKept = async () =>
@@ -111,6 +112,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   await rollUpWithBackfill("filter_visitors_backfill", rollUpFilterVisitors);
   await rollUpWithBackfill("filter_actions_backfill", rollUpFilterActions);
   await rollUpWithBackfill("utm_detail_backfill", rollUpUtmDetail);
+  await rollUpWithBackfill("session_keys_backfill", rollUpSessionKeys);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;
