@@ -33,7 +33,7 @@ import {
 } from "./filtered.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
-import { dayStart, midnight, SESSION_VALUES, sessionDays } from "./session_keys.ts";
+import { dayStart, midnight, SESSION_VALUES, sessionViewed } from "./session_keys.ts";
 
 /** The filters a click answers by a column of its own, and that column. */
 export const ACTION_FILTERS: FilterColumns = {
@@ -136,10 +136,7 @@ function actionDimension(f: Filters | undefined): ActionDimension | null {
     return {
       name: key,
       value,
-      match: (a, p) =>
-        `${a}session_id <> '' and (${a}session_id, (${a}occurred_at at time zone $3)::date) in (${
-          sessionDays(key, p, views, "$3")
-        })`,
+      match: (a, p) => sessionViewed(key, p, a.replace(/\.$/, ""), "occurred_at", views, "$3"),
     };
   }
   const d = rolledDimension(ACTION_FILTERS, f);

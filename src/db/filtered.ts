@@ -5,7 +5,7 @@
 // docs/ANALYTICS.md ("Filters") says what each filter selects per kind of event and why.
 import type { Filters } from "../shared/filters.ts";
 import { filterEntries, type FilterKey } from "../shared/filters.ts";
-import { KEYED_EVENTS, KEYS_UNTIL, midnight, sessionDays } from "./session_keys.ts";
+import { KEYED_EVENTS, KEYS_UNTIL, midnight, sessionDays, sessionViewed } from "./session_keys.ts";
 import type { DailyCount, DayRange, SourceConversion } from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
 import type { EngagementTotals, PageEngagement } from "./engagement.ts";
@@ -100,8 +100,8 @@ function sessionSql(key: FilterKey, table: FilteredTable, alias: string, p: stri
          and k.day >= ${day(b.lo)} and k.day <= ${day(last)}
       union
       select e.id from ${table} e
-       where e.${time} >= ${from} and e.${time} < ${b.hi} and e.session_id <> ''
-         and (e.session_id, ${day(`e.${time}`)}) in (${sessionDays(key, p, views(from), b.tz)}))`;
+       where e.${time} >= ${from} and e.${time} < ${b.hi}
+         and ${sessionViewed(key, p, "e", time, views(from), b.tz)})`;
 }
 
 /**

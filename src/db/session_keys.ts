@@ -38,6 +38,27 @@ export function sessionDays(key: FilterKey, value: string, views: string, tz: st
            where ${views} and s.session_id <> '' and ${SESSION_VALUES[key]!("s")} = ${value}`;
 }
 
+/**
+ * The same definition for one event at a time: the event `alias` (its instant column `time`) matches when a
+ * page view of `views` in its session, on its local day or the day before, has the value. For the few events
+ * after KEYS_UNTIL: the matching page views are hashed by session once, without a row per view and day, and an
+ * event is compared with its own session's views only (under the home page, a day of 2 clicks and 33 leads: 30 -> 10 ms).
+ */
+export function sessionViewed(
+  key: FilterKey,
+  value: string,
+  alias: string,
+  time: string,
+  views: string,
+  tz: string,
+): string {
+  const at = `${alias}.${time}`;
+  return `${alias}.session_id <> '' and exists (
+           select 1 from visits s
+            where ${views} and s.session_id = ${alias}.session_id and ${SESSION_VALUES[key]!("s")} = ${value}
+              and s.occurred_at >= ${midnight(at, tz, -1)} and s.occurred_at < ${midnight(at, tz, 1)})`;
+}
+
 /** The local midnight of a date plus `days` (infinite dates stay infinite). */
 export const dayStart = (date: string, tz: string, days: number) =>
   `((${date})::date + ${days})::timestamp at time zone ${tz}`;
