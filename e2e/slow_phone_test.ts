@@ -117,9 +117,25 @@ browserTest(
   () =>
     onHydratedHome(async (v) => {
       const button = v.page.locator("#precos a[data-lead]").nth(0);
-      await button.scrollIntoViewIfNeeded();
-      const box = (await button.boundingBox())!;
-      const point = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+      // In the middle of the screen, clear of the phone bar, and measured once nothing above it moves any more
+      // (sections near the screen render as it scrolls; the same point twice): the finger lands on the button.
+      let last = "";
+      const { x, y } = await waitFor(
+        async () => {
+          const p = await button.evaluate((a) => {
+            a.scrollIntoView({ block: "center" });
+            const box = a.getBoundingClientRect();
+            const p = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+            return { ...p, hit: document.elementFromPoint(p.x, p.y)?.closest("a[data-lead]") === a };
+          });
+          const same = `${p.x},${p.y}` === last;
+          last = `${p.x},${p.y}`;
+          return { ...p, settled: p.hit && same };
+        },
+        (p) => p.settled,
+        10_000,
+      );
+      const point = { x, y };
       const cdp = await v.context.newCDPSession(v.page);
       const touch = (type: "touchStart" | "touchCancel", points = [point]) =>
         cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points });
