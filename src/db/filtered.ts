@@ -104,6 +104,11 @@ function sessionSql(key: FilterKey, table: FilteredTable, alias: string, p: stri
          and ${sessionViewed(key, p, "e", time, views(from), b.tz)})`;
 }
 
+/** Whether a filter on `table` looks through the sessions' page views (its SQL then uses `bounds.tz`). */
+export function readsSessions(filters: Filters | undefined, table: FilteredTable): boolean {
+  return filterEntries(filters).some(([key]) => MATCH[table][key] === "session");
+}
+
 /**
  * THE filter helper: the conditions (each starting with " and ") that keep the rows of `table` (as `alias`)
  * matching every filter. Values are pushed onto `params`; `bounds` are the period's first and end instants and

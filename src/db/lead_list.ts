@@ -4,7 +4,7 @@
 import type { Queryable } from "./client.ts";
 import type { LeadFilter } from "../shared/lead_filter.ts";
 import { BOUNDS } from "./dashboard_queries.ts";
-import { filterSql } from "./filtered.ts";
+import { filterSql, readsSessions } from "./filtered.ts";
 import { noFilters } from "../shared/filters.ts";
 
 export interface LeadRow {
@@ -77,8 +77,9 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
   }
   const sql = parts.length ? "where " + parts.join(" and ") : "where true";
   if (noFilters(filter.filters)) return { sql: parts.length ? sql : "", params };
-  // The period's instants bound the page views a session filter reads (all of them without a period).
-  if (!filter.range) params.push(tz);
+  // The period's instants bound the page views a session filter reads (all of them without a period). The time
+  // zone is a parameter only where a session filter uses it: one that nothing uses has no type, and is refused.
+  if (!filter.range && readsSessions(filter.filters, "leads")) params.push(tz);
   const bounds = filter.range
     ? {
       lo: "($1::date::timestamp at time zone $3)",

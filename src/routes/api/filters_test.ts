@@ -197,6 +197,12 @@ appTest(
     assert.deepEqual(await names("f_channel=paid_search"), ["Caio Google"]);
     assert.deepEqual(await names("f_entry_page=%2Fpt-br%2Fpipefy-whatsapp-integracao"), ["Caio Google"]);
     assert.deepEqual(await names("f_channel=direct"), []);
+    // Without a period: every lead kept, filtered the same way (a column filter and a session one).
+    const all = async (q: string) =>
+      (await json(t, cookie, `/api/leads?${q}`)).map((l: { name: string }) => l.name);
+    assert.deepEqual(await all("f_channel=paid_search"), ["Caio Google"]);
+    assert.deepEqual(await all("f_utm_content=video-1"), ["Ana Meta"]);
+    assert.deepEqual(await all("f_channel=paid_search&f_utm_content=video-1"), []);
     // Case-insensitive substring: "goog" finds "Google"; LIKE's wildcards are plain characters.
     assert.deepEqual(await names("utmSource=goog"), ["Caio Google"]);
     assert.deepEqual(await names("utmSource=FACE"), ["Ana Meta"]);
