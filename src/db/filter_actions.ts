@@ -33,7 +33,13 @@ import {
 } from "./filtered.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
-import { dayStart, midnight, SESSION_VALUES, sessionViewed } from "./session_keys.ts";
+import {
+  midnight,
+  SAME_SESSION_DAYS,
+  SESSION_VALUES,
+  sessionViewed,
+  sessionViewValues,
+} from "./session_keys.ts";
 
 /** The filters a click answers by a column of its own, and that column. */
 export const ACTION_FILTERS: FilterColumns = {
@@ -79,22 +85,14 @@ export async function rollUpFilterActions(
   );
   // The filters a click answers through its session: each click under the values its session's page views had
   // on the click's day or the day before (db/session_keys.ts), every view of those days there is so far.
-  const values = Object.entries(SESSION_VALUES).map(([k, v]) => `('${k}', ${v!("s")})`).join(", ");
   const bySession = await db.query<{ n: number }>(
     `with c as (
        select id, ${LOCAL_DAY} as day, kind, channel, utm_source, source, session_id from clicks
         where ${SPAN} and session_id <> ''),
-     v as (
-       select distinct s.session_id, (s.occurred_at at time zone $3)::date as day, k.filter, k.value
-         from visits s, lateral (values ${values}) as k(filter, value)
-        where s.occurred_at >= ${dayStart("$1", "$3", -1)} and s.occurred_at < ${
-      midnight("$2::timestamptz", "$3", 1)
-    }
-          and s.session_id <> '' and k.value is not null and k.value <> ''
-          and s.session_id in (select session_id from c)),
+     v as (${sessionViewValues("c", midnight("$2::timestamptz", "$3", 1))}),
      t as (
        select distinct c.id, c.day, c.kind, c.channel, c.utm_source, c.source, v.filter, v.value
-         from c join v on v.session_id = c.session_id and v.day between c.day - 1 and c.day),
+         from c join v on ${SAME_SESSION_DAYS("c", "v")}),
      ins as (
        insert into daily_filter_actions (filter, value, day, kind, dimension, key, clicks)
        select t.filter, t.value, t.day, t.kind, d.dimension, d.key, count(*)::int

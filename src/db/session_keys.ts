@@ -68,6 +68,24 @@ export const midnight = (instant: string, tz: string, days: number) =>
   dayStart(`((${instant}) at time zone ${tz})::date`, tz, days);
 
 /**
+ * The roll-ups' side of the definition: the values the sessions of `events` (a CTE with `session_id`) had on
+ * their page views from local day $1 - 1 until `end` ($3 the time zone), one row per (session_id, day, filter,
+ * value). An event of day D takes the rows of its session with day D - 1 or D (SAME_SESSION_DAYS).
+ */
+export function sessionViewValues(events: string, end: string): string {
+  const values = Object.entries(SESSION_VALUES).map(([k, v]) => `('${k}', ${v!("s")})`).join(", ");
+  return `select distinct s.session_id, (s.occurred_at at time zone $3)::date as day, k.filter, k.value
+            from visits s, lateral (values ${values}) as k(filter, value)
+           where s.occurred_at >= ${dayStart("$1", "$3", -1)} and s.occurred_at < ${end}
+             and s.session_id <> '' and k.value is not null and k.value <> ''
+             and s.session_id in (select session_id from ${events})`;
+}
+
+/** Joins an event `e` to the rows `v` of sessionViewValues that count for it. */
+export const SAME_SESSION_DAYS = (e: string, v: string) =>
+  `${v}.session_id = ${e}.session_id and ${v}.day between ${e}.day - 1 and ${e}.day`;
+
+/**
  * Writes the keys of the clicks and leads of the days from `from` until the local day of `until` (the days over:
  * their sessions' views of the day are all in), replacing those days' keys, and moves session_keys_state to that
  * day's midnight. A run within one day writes nothing.
@@ -80,23 +98,16 @@ export async function rollUpSessionKeys(
 ): Promise<number> {
   const [start, end] = [dayStart("$1", "$3", 0), midnight("$2::timestamptz", "$3", 0)];
   await db.query("delete from session_keys where day >= $1::date", [from]);
-  const values = Object.entries(SESSION_VALUES).map(([k, v]) => `('${k}', ${v!("s")})`).join(", ");
   const events = Object.entries(KEYED_EVENTS).map(([table, { event, time }]) =>
     `select '${event}' as event, id, session_id, (${time} at time zone $3)::date as day from ${table}
       where ${time} >= ${start} and ${time} < ${end} and session_id <> ''`
   ).join(" union all ");
   const rows = await db.query<{ n: number }>(
     `with e as (${events}),
-     v as (
-       select distinct s.session_id, (s.occurred_at at time zone $3)::date as day, k.filter, k.value
-         from visits s, lateral (values ${values}) as k(filter, value)
-        where s.occurred_at >= ${dayStart("$1", "$3", -1)} and s.occurred_at < ${end}
-          and s.session_id <> '' and k.value is not null and k.value <> ''
-          and s.session_id in (select session_id from e)),
+     v as (${sessionViewValues("e", end)}),
      ins as (
        insert into session_keys (event, filter, value, day, id)
-       select distinct e.event, v.filter, v.value, e.day, e.id
-         from e join v on v.session_id = e.session_id and v.day between e.day - 1 and e.day
+       select distinct e.event, v.filter, v.value, e.day, e.id from e join v on ${SAME_SESSION_DAYS("e", "v")}
        returning 1)
      select count(*)::int as n from ins`,
     [from, until, tz],
