@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
+import { setPurgedThrough } from "./rollups.ts";
 import { filteredVisitorTotals } from "./filtered.ts";
 import { rolledFilterVisitorTotals } from "./filter_visitors.ts";
 import {
@@ -73,5 +74,63 @@ dbTest(
       }),
       null,
     );
+  },
+);
+
+dbTest(
+  "filter visitors: a period from the first of a month to a final day reads the day's month-to-date figure, " +
+    "filled once the day is final, and counts the arrays whenever it cannot",
+  async (db) => {
+    await seedAnalytics(db, { visits: 1500, days: 40, timeZone: TZ, now: NOW, seed: 7 });
+    await runRollups(db, TZ, NOW);
+    const unfilled = await db.query<{ day: string }>(
+      "select distinct to_char(day, 'YYYY-MM-DD') as day from daily_filter_visitors where month_to_date is null",
+    );
+    assert.deepEqual(unfilled.map((r) => r.day), ["2026-12-02"], "only the open day waits for its figure");
+    const f = (await busiestFilters(db, 1))[0];
+    const visitors = async (start: string, end: string, until: string | null = null) =>
+      (await rolledFilterVisitorTotals(db, { start, end }, TZ, until, f))!.uniqueVisitors;
+    const raw = async (start: string, end: string, until: string | null = null) =>
+      (await filteredVisitorTotals(db, { start, end }, TZ, until, f)).uniqueVisitors;
+    const cases: [string, string][] = [["2026-11-01", "2026-11-30"], ["2026-11-01", "2026-11-17"], [
+      "2026-11-02",
+      "2026-11-30",
+    ]];
+    for (const [start, end] of cases) {
+      assert.equal(await visitors(start, end), await raw(start, end), start + end);
+    }
+
+    // The figure is what answers: spoiled, it shows in the month-start periods only.
+    await db.query(
+      "update daily_filter_visitors set month_to_date = month_to_date + 1000 where day < '2026-12-01'",
+    );
+    assert.equal(await visitors("2026-11-01", "2026-11-30"), await raw("2026-11-01", "2026-11-30") + 1000);
+    assert.equal(await visitors("2026-11-02", "2026-11-30"), await raw("2026-11-02", "2026-11-30"));
+    // Not filled yet (a run rewrote the rows), or a cut on the last day: the arrays are counted.
+    await db.query("update daily_filter_visitors set month_to_date = null where day < '2026-12-01'");
+    assert.equal(await visitors("2026-11-01", "2026-11-30"), await raw("2026-11-01", "2026-11-30"));
+    assert.equal(
+      await visitors("2026-11-01", "2026-11-30", "10:00:00"),
+      await raw("2026-11-01", "2026-11-30", "10:00:00"),
+    );
+
+    // The next day's run fills every final day again, the one that just ended included.
+    const nextDay = new Date(NOW.getTime() + 24 * 3600_000);
+    await runRollups(db, TZ, nextDay);
+    const filled = await db.query<{ n: number }>(
+      "select count(*)::int as n from daily_filter_visitors where month_to_date is null and day < '2026-12-03'",
+    );
+    assert.equal(filled[0].n, 0);
+    for (const [start, end] of [["2026-11-01", "2026-11-30"], ["2026-12-01", "2026-12-02"]]) {
+      assert.equal(await visitors(start, end), await raw(start, end), start + end);
+    }
+
+    // A purge inside the month: its days count nothing (the roll-up path stops at the purge watermark), so the
+    // figure, which has them, is not used.
+    const whole = await visitors("2026-11-01", "2026-11-30");
+    await setPurgedThrough(db, "2026-11-10");
+    const afterPurge = await visitors("2026-11-01", "2026-11-30");
+    assert.equal(afterPurge, await visitors("2026-11-11", "2026-11-30"));
+    assert.ok(afterPurge < whole, `${afterPurge} visitors after the purge, ${whole} before`);
   },
 );
