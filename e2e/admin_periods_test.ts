@@ -47,6 +47,8 @@ browserTest(
       await signIn(page);
       const toast = page.getByTestId("toast");
       await toast.waitFor({ state: "visible" });
+      // The pointer on the toast holds it (it would leave after 5 s, before a busy machine draws the cards).
+      await toast.hover();
       await page.locator("#funnel").waitFor();
       const covered = await page.evaluate(() => {
         const t = document.querySelector("[data-testid=toast]")!.getBoundingClientRect();
@@ -56,6 +58,7 @@ browserTest(
         }).map((card) => card.id || card.className);
       });
       assert.deepEqual(covered, [], "the toast covers no card");
+      await page.mouse.move(0, 0);
       await settled(page);
 
       // Each figure says which dates it is compared with: this month so far against the same days before.
