@@ -145,12 +145,12 @@ export async function migrate(db: Db, migrations?: Migration[]): Promise<string[
       names.push(m.name);
     }
     if (await hasChecksumColumn(tx)) {
-      for (const m of files) {
-        await tx.query(
-          "update schema_migrations set checksum = $2 where name = $1 and checksum is null",
-          [m.name, m.checksum],
-        );
-      }
+      await tx.query(
+        `update schema_migrations m set checksum = f.checksum
+           from unnest($1::text[], $2::text[]) as f(name, checksum)
+          where m.name = f.name and m.checksum is null`,
+        [files.map((m) => m.name), files.map((m) => m.checksum)],
+      );
     }
     return names;
   });
