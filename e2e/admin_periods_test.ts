@@ -112,7 +112,12 @@ browserTest(
       await page.getByTestId("period-note").filter({ hasText: "Até 732 dias." }).waitFor();
       await settled(page);
 
-      // "Ir" to a page past the last: the last page, and a word about it.
+      // "Ir" to a page past the last: the last page, and a word about it. Last month's leads, seeded in full
+      // whatever today's date (on the first of a month, this month has no page of leads yet).
+      await page.getByRole("button", { name: "Mês passado" }).click();
+      await page.getByTestId("period-range")
+        .filter({ hasText: `${dmy(previous.start)} – ${dmy(previous.end)}` }).waitFor();
+      await settled(page);
       const pageText = await page.getByTestId("lead-page").innerText();
       const last = Number(pageText.match(/de ([\d.]+)$/)![1].replace(/\./g, ""));
       assert.ok(last > 1, pageText);
