@@ -8,6 +8,7 @@ import { statfsSync } from "node:fs";
 import { openDb } from "./db/client.ts";
 import { countAnswers, drainOutbox, LOAD_ORIGIN, send, startLoad } from "../testing/load.ts";
 import { freePort, startServer } from "../testing/server.ts";
+import { copyDataDir } from "../testing/db_template.ts";
 
 const ADMIN = { email: "owner@example.com", password: "correct horse battery" };
 const MIN_FREE_MB = 64;
@@ -118,6 +119,7 @@ Deno.test({
   fn: async () => {
     const disk = (await mountTmpfs(160))!;
     const dataDir = `${disk.dir}/data`;
+    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
     const filler = `${disk.dir}/filler`;
     let server = await startServer({ env: serverEnv(dataDir) });
     try {
@@ -213,6 +215,7 @@ Deno.test({
   fn: async () => {
     const disk = (await mountTmpfs(160))!;
     const dataDir = `${disk.dir}/data`;
+    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
     // Immutable binds root too. (A read-only remount is refused while the database holds files open.)
     const immutable = (on: boolean) => sh("chattr", on ? "+i" : "-i", dataDir);
     const remount = (mode: "ro" | "rw") => sh("mount", "-o", `remount,${mode}`, disk.dir);

@@ -5,6 +5,7 @@ import { migrate, readMigrations } from "../db/migrate.ts";
 import type { AppEnv, AppRuntime } from "../server/env.ts";
 import { appTest, testConfig } from "../../testing/app.ts";
 import { withOwnSchema } from "../../testing/db.ts";
+import { memoryTemplate } from "../../testing/db_template.ts";
 import { type HealthOptions, healthRoutes } from "./health.ts";
 import { recordJobRun } from "../db/job_runs.ts";
 
@@ -135,7 +136,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const db = await openDb({});
+    const db = await openDb({ template: await memoryTemplate() }); // migrated (testing/db_template.ts)
     await migrate(db);
     const app = probes(db);
     await expectReady(app);
