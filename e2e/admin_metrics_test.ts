@@ -7,20 +7,26 @@ import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { type MetricId, METRICS } from "../src/shared/metrics.ts";
+import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
+// The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, a
+// run across the last midnight of a month seeded one month and showed the next, empty one.
+const NOW = sp("2026-11-21T12:00:00");
 
 browserTest("admin: every figure has the glossary's name and tooltip, by mouse and by keyboard", async () => {
-  const server = await serveApp();
+  const server = await serveApp({}, { now: () => NOW });
   try {
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
-    const month = monthOf(todayIn("America/Sao_Paulo"));
+    const month = monthOf(todayIn("America/Sao_Paulo", NOW));
     await seedAnalytics(server.db, {
-      days: daysInclusive(month.start, todayIn("America/Sao_Paulo")),
+      days: daysInclusive(month.start, todayIn("America/Sao_Paulo", NOW)),
       visits: 3000,
+      now: NOW,
     });
     const { page, close } = await openPage(server.baseUrl, { width: 1366, height: 900 });
+    await page.clock.setFixedTime(NOW);
     await page.goto(server.baseUrl + "/pt-br/admin");
     await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
     await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);

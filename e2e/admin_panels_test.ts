@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
-import { insertLead, insertVisit } from "../testing/analytics_fixture.ts";
+import { insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
 import type { Db } from "../src/db/client.ts";
 
 // Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
@@ -20,6 +20,9 @@ await Deno.mkdir(SHOTS, { recursive: true });
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const TZ = "America/Sao_Paulo";
+// The server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, a run across
+// the last midnight of a month seeded today's rows and then showed the next month, without them.
+const NOW = sp("2026-11-21T12:00:00");
 const LONG_PAGE = "/pt-br/pipefy-whatsapp-integracao?utm_source=src-14&utm_campaign=" +
   "black-friday-2026-remarketing-publico-semelhante-1-por-cento-brasil-todo";
 
@@ -75,12 +78,13 @@ async function settled(page: Page) {
 }
 
 browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows several leads", async () => {
-  const server = await serveApp();
+  const server = await serveApp({}, { now: () => NOW });
   try {
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
-    const today = todayIn(TZ);
+    const today = todayIn(TZ, NOW);
     await seed(server.db, today);
     const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 900 });
+    await page.clock.setFixedTime(NOW);
     await page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(page);
     await settled(page);
@@ -173,6 +177,7 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
 
     // A phone: the dialog and the list fit 390 px.
     const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
+    await phone.page.clock.setFixedTime(NOW);
     await phone.page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(phone.page);
     await settled(phone.page);

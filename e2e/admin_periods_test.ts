@@ -8,10 +8,14 @@ import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, comparisonRange, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
+import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const TZ = "America/Sao_Paulo";
+// The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo, whatever the real date
+// and time (on the 1st, this month had almost no data; a run across midnight saw another "today").
+const NOW = sp("2026-11-21T12:00:00");
 
 async function signIn(page: Page) {
   await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
@@ -32,16 +36,21 @@ const dmy = (day: string) => day.split("-").reverse().join("/");
 browserTest(
   "admin: comparisons name their dates, averages use the days begun, pickers and pages say what they did",
   async () => {
-    const server = await serveApp();
+    const server = await serveApp({}, { now: () => NOW });
     try {
       await bootstrapAdmin(server.db, EMAIL, PASSWORD);
-      const today = todayIn(TZ);
+      const today = todayIn(TZ, NOW);
       const month = monthOf(today);
       const previous = monthOf(addDays(month.start, -1));
-      await seedAnalytics(server.db, { days: daysInclusive(previous.start, today), visits: 12_000 });
+      await seedAnalytics(server.db, {
+        days: daysInclusive(previous.start, today),
+        visits: 12_000,
+        now: NOW,
+      });
 
       // 1366 × 768, a laptop's screen: the sign-in toast covers no card while it is shown.
       const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 768 });
+      await page.clock.setFixedTime(NOW);
       await page.goto(server.baseUrl + "/pt-br/admin");
       await page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
       await signIn(page);
@@ -150,6 +159,7 @@ browserTest(
 
       // 390 px: the name of a channel or origin wraps between words, never inside one ("Referênc/ia").
       const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
+      await phone.page.clock.setFixedTime(NOW);
       await phone.page.goto(server.baseUrl + "/pt-br/admin");
       await phone.page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
       await signIn(phone.page);

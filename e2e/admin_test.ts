@@ -5,6 +5,7 @@ import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { ERROR_TEXTS } from "../src/ui/admin/messages.ts";
+import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -46,16 +47,21 @@ async function api<T>(page: Page, path: string): Promise<T> {
 
 const int = (n: number) => n.toLocaleString("pt-BR");
 
+// The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. This month has three
+// weeks of data and last month all of it, whatever the real date (on the 1st, this month had no lead yet).
+const NOW = sp("2026-11-21T12:00:00");
+
 browserTest("admin: sign in, read every section, change the period and the password, sign out", async () => {
-  const server = await serveApp();
+  const server = await serveApp({}, { now: () => NOW });
   try {
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
-    const month = monthOf(todayIn("America/Sao_Paulo"));
+    const month = monthOf(todayIn("America/Sao_Paulo", NOW));
     const previous = monthOf(addDays(month.start, -1));
     // Last month and this one up to now: the period comparison has both sides.
     await seedAnalytics(server.db, {
-      days: daysInclusive(previous.start, todayIn("America/Sao_Paulo")),
+      days: daysInclusive(previous.start, todayIn("America/Sao_Paulo", NOW)),
       visits: 4000,
+      now: NOW,
     });
 
     // The server sends the checking state; it is real HTML before any script runs.
@@ -64,6 +70,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
     assert.match(html, /Verificando autenticação\.\.\./);
 
     const { page, problems, close } = await openPage(server.baseUrl);
+    await page.clock.setFixedTime(NOW);
     await page.goto(server.baseUrl + "/pt-br/admin");
     await page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
     assert.ok(await page.getByText("Entre com suas credenciais para acessar").isVisible());
@@ -201,6 +208,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
 
     // The phone layout, signed in with the new password.
     const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
+    await phone.page.clock.setFixedTime(NOW);
     await phone.page.goto(server.baseUrl + "/pt-br/admin");
     await phone.page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
     await phone.page.screenshot({ path: new URL("admin-login-390.png", SHOTS).pathname });

@@ -54,8 +54,15 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Serves the real app with the built client over an empty PGlite database. */
-export async function serveApp(env: Record<string, string> = {}): Promise<Served> {
+/**
+ * Serves the real app with the built client over an empty PGlite database. `now` fixes the server's clock
+ * (AppDeps.now): a test that also fixes the browser's (`page.clock.setFixedTime`) and the seed's (`now`) sees
+ * the same day whatever the real date and time.
+ */
+export async function serveApp(
+  env: Record<string, string> = {},
+  options: { now?: () => Date } = {},
+): Promise<Served> {
   const db = await emptyDb("pglite");
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -65,6 +72,7 @@ export async function serveApp(env: Record<string, string> = {}): Promise<Served
     assets: await loadAssets(),
     locales: await loadLocales(),
     version: await readBuildVersion(),
+    now: options.now,
   };
   const app = await createApp(deps);
   const server = Deno.serve({ port, hostname: "127.0.0.1", onListen() {} }, app.fetch);

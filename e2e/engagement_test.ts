@@ -9,10 +9,14 @@ import { requestsSeen, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
+import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const SHOTS = new URL("../docs/screenshots/", import.meta.url);
+// The dashboard test's clock (the seed's, the server's and the browser's): 21 November 2026, 12:00 in São Paulo.
+// With the real clock, a run across the last midnight of a month seeded one month and showed the next, empty one.
+const NOW = sp("2026-11-21T12:00:00");
 
 const EMULATED_VISIBILITY = () => {
   const w = globalThis as unknown as { __visibility: DocumentVisibilityState };
@@ -148,17 +152,19 @@ browserTest("agora: polls every 30 s while the tab is visible, never while hidde
 browserTest(
   "engagement: the dashboard's cards, 'Agora' and 'Tempo na página' at 1366 and 390 px",
   async () => {
-    const server = await serveApp();
+    const server = await serveApp({}, { now: () => NOW });
     try {
       await bootstrapAdmin(server.db, EMAIL, PASSWORD);
-      const month = monthOf(todayIn("America/Sao_Paulo"));
+      const month = monthOf(todayIn("America/Sao_Paulo", NOW));
       await seedAnalytics(server.db, {
-        days: daysInclusive(month.start, todayIn("America/Sao_Paulo")),
+        days: daysInclusive(month.start, todayIn("America/Sao_Paulo", NOW)),
         visits: 3000,
+        now: NOW,
       });
       for (const width of [1366, 390]) {
         const { page, close, problems } = await openPage(server.baseUrl, { width, height: 900 });
         try {
+          await page.clock.setFixedTime(NOW);
           await page.goto(server.baseUrl + "/pt-br/admin");
           await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
           await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);

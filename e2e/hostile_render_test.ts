@@ -8,12 +8,15 @@ import { browserTest, getBrowser, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import type { Db } from "../src/db/client.ts";
 import { insertLead } from "../src/db/leads.ts";
-import { insertTrackedEvent } from "../testing/analytics_fixture.ts";
+import { insertTrackedEvent, sp } from "../testing/analytics_fixture.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
+// The server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, "an hour
+// ago" was last month in a month's first hour, and the dashboard (this month) showed none of the rows.
+const NOW = sp("2026-11-21T12:00:00");
 
 const P = {
   name: `<script>alert("name")</script>`,
@@ -30,7 +33,7 @@ const P = {
 
 async function seed(db: Db) {
   await bootstrapAdmin(db, EMAIL, PASSWORD);
-  const at = new Date(Date.now() - 3_600_000);
+  const at = new Date(NOW.getTime() - 3_600_000);
   const lead = {
     idempotencyKey: null,
     plan: "pro" as const,
@@ -97,7 +100,7 @@ function liveMarkup(page: Page): Promise<string[]> {
 browserTest(
   "hostile text: stored payloads are shown literally on the dashboard, no dialog fires",
   async () => {
-    const server = await serveApp();
+    const server = await serveApp({}, { now: () => NOW });
     const context = await (await getBrowser()).newContext({
       viewport: { width: 1366, height: 900 },
       locale: "pt-BR",
@@ -113,6 +116,7 @@ browserTest(
     page.on("pageerror", (e) => errors.push(String(e)));
     try {
       await seed(server.db);
+      await page.clock.setFixedTime(NOW);
       await page.goto(server.baseUrl + "/pt-br/admin");
       await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
       await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);

@@ -10,6 +10,7 @@ import { requestsSeen, UA, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
+import { sp } from "../testing/analytics_fixture.ts";
 
 // Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
 const SHOTS = new URL(
@@ -206,20 +207,26 @@ async function settled(page: Page) {
   await page.locator("[data-testid=chart] canvas").waitFor({ timeout: 20_000 });
 }
 
+// The seed's, the server's and the browser's clock for the dashboard: 21 November 2026, 14:30 in São Paulo.
+// With the real clock, in the first minutes after midnight today had next to no data (the axis did not
+// change when the visitors were hidden), and a run across midnight read another "today".
+const NOW = sp("2026-11-21T14:30:00");
+
 const yMax = (page: Page) =>
   page.getByTestId("chart").evaluate((el) => Number((el as HTMLElement).dataset.yMax));
 
 browserTest(
   "whatsapp: the dashboard draws today by the hour (the hour under way dashed) and hides series",
   async () => {
-    const server = await serveApp();
+    const server = await serveApp({}, { now: () => NOW });
     try {
       await bootstrapAdmin(server.db, "dono@zapflow.com.br", "senha-forte-123");
-      const seeded = await seedAnalytics(server.db, { days: 3, visits: 6_000 });
+      const seeded = await seedAnalytics(server.db, { days: 3, visits: 6_000, now: NOW });
       assert.ok(seeded.whatsappClicks > 0, "the seed has WhatsApp clicks");
       for (const [width, height] of [[1366, 900], [390, 844]]) {
         const { page, problems, close } = await openPage(server.baseUrl, { width, height });
         try {
+          await page.clock.setFixedTime(NOW);
           await page.goto(server.baseUrl + "/pt-br/admin");
           await signIn(page);
           await settled(page);
@@ -241,7 +248,7 @@ browserTest(
           await page.getByRole("button", { name: "Hoje", exact: true }).click();
           await page.locator("[data-testid=chart][data-unit=hora]").waitFor({ timeout: 20_000 });
           await settled(page);
-          const today = todayIn("America/Sao_Paulo");
+          const today = todayIn("America/Sao_Paulo", NOW);
           const hourly = await page.evaluate(
             async (d) => (await fetch(`/api/tracking/hourly?date=${d}`)).json(),
             today,
