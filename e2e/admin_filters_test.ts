@@ -4,11 +4,10 @@
 // the period presets. Figures from testing/filter_fixture.ts, worked out by hand.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedSessions } from "../testing/filter_fixture.ts";
 import { addDays, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
-import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -154,15 +153,16 @@ browserTest(
 
 // The presets test's clock (the server's and the browser's): 21 November 2026, 12:00 in São Paulo. With the real
 // clock, a run across midnight expected the presets of one day and saw those of the next.
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 browserTest("admin: period presets are named in the address; no period there is this month", async () => {
   const server = await serveApp({}, { now: () => NOW });
   try {
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
     const today = todayIn(TZ, NOW);
-    const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 900 });
-    await page.clock.setFixedTime(NOW);
+    const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 900 }, {
+      now: NOW,
+    });
     await page.goto(`${server.baseUrl}/pt-br/admin`);
     await signIn(page);
     const dmy = (day: string) => day.split("-").reverse().join("/");

@@ -2,18 +2,17 @@
 // whose tooltip is the glossary's text, reachable by keyboard and read as the button's description; the
 // dashboard's words are the glossary's (GA4's channel names, "Direto", "E-mail", no English titles).
 import assert from "node:assert/strict";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { type MetricId, METRICS } from "../src/shared/metrics.ts";
-import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 // The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, a
 // run across the last midnight of a month seeded one month and showed the next, empty one.
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 browserTest("admin: every figure has the glossary's name and tooltip, by mouse and by keyboard", async () => {
   const server = await serveApp({}, { now: () => NOW });
@@ -25,8 +24,7 @@ browserTest("admin: every figure has the glossary's name and tooltip, by mouse a
       visits: 3000,
       now: NOW,
     });
-    const { page, close } = await openPage(server.baseUrl, { width: 1366, height: 900 });
-    await page.clock.setFixedTime(NOW);
+    const { page, close } = await openPage(server.baseUrl, { width: 1366, height: 900 }, { now: NOW });
     await page.goto(server.baseUrl + "/pt-br/admin");
     await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
     await page.getByLabel("Senha", { exact: true }).fill(PASSWORD);

@@ -4,10 +4,10 @@
 // be read for sure), and the table's "Origem" is the last touch.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
-import { insertLead, insertVisit, sp } from "../testing/analytics_fixture.ts";
+import { insertLead, insertVisit } from "../testing/analytics_fixture.ts";
 import type { Db } from "../src/db/client.ts";
 
 // Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
@@ -22,7 +22,7 @@ const PASSWORD = "senha-forte-123";
 const TZ = "America/Sao_Paulo";
 // The server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, a run across
 // the last midnight of a month seeded today's rows and then showed the next month, without them.
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 const LONG_PAGE = "/pt-br/pipefy-whatsapp-integracao?utm_source=src-14&utm_campaign=" +
   "black-friday-2026-remarketing-publico-semelhante-1-por-cento-brasil-todo";
 
@@ -83,8 +83,9 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     await bootstrapAdmin(server.db, EMAIL, PASSWORD);
     const today = todayIn(TZ, NOW);
     await seed(server.db, today);
-    const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 900 });
-    await page.clock.setFixedTime(NOW);
+    const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 900 }, {
+      now: NOW,
+    });
     await page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(page);
     await settled(page);
@@ -176,8 +177,7 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     await close();
 
     // A phone: the dialog and the list fit 390 px.
-    const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
-    await phone.page.clock.setFixedTime(NOW);
+    const phone = await openPage(server.baseUrl, { width: 390, height: 844 }, { now: NOW });
     await phone.page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(phone.page);
     await settled(phone.page);

@@ -4,18 +4,17 @@
 // the sign-in toast covers no card at 1366 px; a channel's name never breaks inside a word at 390 px.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, comparisonRange, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
-import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const TZ = "America/Sao_Paulo";
 // The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo, whatever the real date
 // and time (on the 1st, this month had almost no data; a run across midnight saw another "today").
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 async function signIn(page: Page) {
   await page.getByLabel("E-mail", { exact: true }).fill(EMAIL);
@@ -49,8 +48,9 @@ browserTest(
       });
 
       // 1366 × 768, a laptop's screen: the sign-in toast covers no card while it is shown.
-      const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 768 });
-      await page.clock.setFixedTime(NOW);
+      const { page, problems, close } = await openPage(server.baseUrl, { width: 1366, height: 768 }, {
+        now: NOW,
+      });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
       await signIn(page);
@@ -158,8 +158,7 @@ browserTest(
       await close();
 
       // 390 px: the name of a channel or origin wraps between words, never inside one ("Referênc/ia").
-      const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
-      await phone.page.clock.setFixedTime(NOW);
+      const phone = await openPage(server.baseUrl, { width: 390, height: 844 }, { now: NOW });
       await phone.page.goto(server.baseUrl + "/pt-br/admin");
       await phone.page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
       await signIn(phone.page);

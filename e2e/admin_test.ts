@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp, widerThanScreen } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
 import { ERROR_TEXTS } from "../src/ui/admin/messages.ts";
-import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -49,7 +48,7 @@ const int = (n: number) => n.toLocaleString("pt-BR");
 
 // The seed's, the server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. This month has three
 // weeks of data and last month all of it, whatever the real date (on the 1st, this month had no lead yet).
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 browserTest("admin: sign in, read every section, change the period and the password, sign out", async () => {
   const server = await serveApp({}, { now: () => NOW });
@@ -69,8 +68,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
     assert.match(html, /<html lang="pt-BR"/);
     assert.match(html, /Verificando autenticação\.\.\./);
 
-    const { page, problems, close } = await openPage(server.baseUrl);
-    await page.clock.setFixedTime(NOW);
+    const { page, problems, close } = await openPage(server.baseUrl, undefined, { now: NOW });
     await page.goto(server.baseUrl + "/pt-br/admin");
     await page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
     assert.ok(await page.getByText("Entre com suas credenciais para acessar").isVisible());
@@ -207,8 +205,7 @@ browserTest("admin: sign in, read every section, change the period and the passw
     await close();
 
     // The phone layout, signed in with the new password.
-    const phone = await openPage(server.baseUrl, { width: 390, height: 844 });
-    await phone.page.clock.setFixedTime(NOW);
+    const phone = await openPage(server.baseUrl, { width: 390, height: 844 }, { now: NOW });
     await phone.page.goto(server.baseUrl + "/pt-br/admin");
     await phone.page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
     await phone.page.screenshot({ path: new URL("admin-login-390.png", SHOTS).pathname });

@@ -2,7 +2,7 @@
 // close with the × button (issue 22).
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp, type Served } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { runRollups } from "../src/services/rollups.ts";
@@ -165,8 +165,7 @@ browserTest(
           whatsapp: "+55 11 91234-5678",
         });
       }
-      const { page, close } = await openPage(server.baseUrl);
-      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      const { page, close } = await openPage(server.baseUrl, undefined, { now: FIXED_NOW });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await signIn(page);
       const chart = page.getByTestId("chart");
@@ -205,8 +204,7 @@ browserTest(
         email: "out@example.com",
         whatsapp: "+55 11 91234-5678",
       });
-      const { page, close } = await openPage(server.baseUrl);
-      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      const { page, close } = await openPage(server.baseUrl, undefined, { now: FIXED_NOW });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await signIn(page);
       await page.locator(".lead-name").filter({ hasText: "Novembro" }).waitFor({ timeout: 20_000 });
@@ -243,8 +241,7 @@ browserTest(
   "admin: the period picker refuses more than 732 days and says why",
   () =>
     withAdmin(async (server) => {
-      const { page, close } = await openPage(server.baseUrl);
-      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      const { page, close } = await openPage(server.baseUrl, undefined, { now: FIXED_NOW });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await signIn(page);
       await page.getByLabel("Data inicial").fill("2024-01-01");
@@ -262,7 +259,7 @@ browserTest(
 
 // The seed's, the server's and the browser's clock in the 390 px test, whatever the real date and time (in the
 // first minute of a month, "a minute ago" was last month, outside the month the dashboard shows).
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 browserTest(
   "admin: at 390 px the conversion table fits, page URLs read in full, buttons are 44 px",
@@ -288,8 +285,7 @@ browserTest(
       });
       // The seed left the roll-ups up to date; the job brings in the two rows written since, as it would.
       await runRollups(server.db, "America/Sao_Paulo", NOW);
-      const { page, close } = await openPage(server.baseUrl, { width: 390, height: 844 });
-      await page.clock.setFixedTime(NOW);
+      const { page, close } = await openPage(server.baseUrl, { width: 390, height: 844 }, { now: NOW });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await signIn(page);
       await page.locator("#conversion-by-source tbody tr").first().waitFor({ timeout: 20_000 });
@@ -331,8 +327,7 @@ browserTest(
           },
         );
       }
-      const { page, close } = await openPage(server.baseUrl);
-      await page.clock.setFixedTime(sp("2026-11-21T12:00:00"));
+      const { page, close } = await openPage(server.baseUrl, undefined, { now: FIXED_NOW });
       await page.goto(server.baseUrl + "/pt-br/admin");
       await signIn(page);
       assert.match(

@@ -92,16 +92,25 @@ export interface PageProblems {
 }
 
 /**
+ * The instant the dashboard tests pin the seed, the server (`serveApp`'s `now`) and the browser (`openPage`'s
+ * `now`) to: 21 November 2026, 12:00 in São Paulo, three weeks into a month whose previous month is whole. With
+ * the real clock, a run in a month's first hour, or across midnight, read a month without data.
+ */
+export const FIXED_NOW = new Date("2026-11-21T12:00:00-03:00");
+
+/**
  * Opens a page that records console errors, page errors and failed same-origin requests; `timezoneId` sets
- * the browser's time zone (default: the machine's).
+ * the browser's time zone (default: the machine's), `now` fixes its clock (`Date`; its timers still run).
  */
 export async function openPage(
   baseUrl: string,
   viewport = { width: 1366, height: 900 },
-  options: { timezoneId?: string } = {},
+  options: { timezoneId?: string; now?: Date } = {},
 ): Promise<{ page: Page; problems: PageProblems; close(): Promise<void> }> {
-  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", ...options });
+  const { now, ...contextOptions } = options;
+  const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", ...contextOptions });
   const page = await context.newPage();
+  if (now) await page.clock.setFixedTime(now);
   const problems: PageProblems = { consoleErrors: [], failedRequests: [] };
   page.on("console", (msg) => {
     if (msg.type() === "error") problems.consoleErrors.push(msg.text());

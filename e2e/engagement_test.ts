@@ -4,19 +4,18 @@
 // "visible", so document.visibilityState reads a value the test sets and the test fires visibilitychange.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
 import { requestsSeen, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
-import { sp } from "../testing/analytics_fixture.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const SHOTS = new URL("../docs/screenshots/", import.meta.url);
 // The dashboard test's clock (the seed's, the server's and the browser's): 21 November 2026, 12:00 in São Paulo.
 // With the real clock, a run across the last midnight of a month seeded one month and showed the next, empty one.
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 const EMULATED_VISIBILITY = () => {
   const w = globalThis as unknown as { __visibility: DocumentVisibilityState };

@@ -4,11 +4,11 @@
 // formula cells neutralised.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, getBrowser, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, getBrowser, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import type { Db } from "../src/db/client.ts";
 import { insertLead } from "../src/db/leads.ts";
-import { insertTrackedEvent, sp } from "../testing/analytics_fixture.ts";
+import { insertTrackedEvent } from "../testing/analytics_fixture.ts";
 
 const UA =
   "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
@@ -16,7 +16,7 @@ const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 // The server's and the browser's clock: 21 November 2026, 12:00 in São Paulo. With the real clock, "an hour
 // ago" was last month in a month's first hour, and the dashboard (this month) showed none of the rows.
-const NOW = sp("2026-11-21T12:00:00");
+const NOW = FIXED_NOW;
 
 const P = {
   name: `<script>alert("name")</script>`,
