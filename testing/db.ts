@@ -1,7 +1,7 @@
 // Test databases: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. One database per kind per
 // test process, emptied before each test. PGlite starts from the migrated template (testing/db_template.ts)
 // instead of running initdb and every migration in each process.
-import { type Db, openDb } from "../src/db/client.ts";
+import { type Db, openDb, type Queryable } from "../src/db/client.ts";
 import { migrate } from "../src/db/migrate.ts";
 import { memoryTemplate } from "./db_template.ts";
 
@@ -36,11 +36,15 @@ async function open(kind: DbKind): Promise<{ db: Db; tables: string[] }> {
     db = await openDb({ template: await memoryTemplate() });
   }
   await migrate(db); // nothing to apply on the template; migrates a new PostgreSQL schema
-  const tables = (await db.query<{ table_name: string }>(
+  return { db, tables: await ownTables(db) };
+}
+
+/** The tables of the database's current schema (this process's on PostgreSQL), the migrations' record left out. */
+export async function ownTables(db: Queryable): Promise<string[]> {
+  return (await db.query<{ table_name: string }>(
     `select table_name from information_schema.tables
       where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'schema_migrations'`,
   )).map((r) => r.table_name);
-  return { db, tables };
 }
 
 /** A migrated, empty database of the given kind (shared within this process, emptied on each call). */

@@ -23,6 +23,7 @@ import { pagePath, PUBLIC_PAGES } from "../src/shared/routes.ts";
 import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { linkMonths } from "../src/services/visitor_key.ts";
+import { ownTables } from "./db.ts";
 import { deriveTouch, type Touch } from "../src/services/attribution.ts";
 import type { ClickId } from "../src/shared/click_ids.ts";
 
@@ -714,11 +715,8 @@ async function bringRollUpsUpToDate(db: Db, timeZone: string, now: Date): Promis
 // the database: in the test suite that is every other test process's schema too, and it queues behind any
 // lock another process holds (one run of src/db/invariants_test.ts waited 7 minutes that way).
 async function analyzeOwnTables(db: Db): Promise<void> {
-  const tables = await db.query<{ name: string }>(
-    `select quote_ident(table_name) as name from information_schema.tables
-      where table_schema = current_schema() and table_type = 'BASE TABLE'`,
-  );
-  if (tables.length) await db.exec(`analyze ${tables.map((t) => t.name).join(", ")}`);
+  const tables = await ownTables(db);
+  if (tables.length) await db.exec(`analyze ${tables.join(", ")}`);
 }
 
 if (import.meta.main) {
