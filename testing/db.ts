@@ -52,8 +52,28 @@ export async function emptyDb(kind: DbKind): Promise<Db> {
   let entry = shared.get(kind);
   if (!entry) shared.set(kind, entry = open(kind));
   const { db, tables } = await entry;
-  if (tables.length) await db.exec(`truncate table ${tables.join(", ")} restart identity cascade`);
+  await emptyTables(db, tables);
   return db;
+}
+
+/**
+ * Empties `tables` and restarts their sequences, as `truncate … restart identity` of all of them would, but
+ * touches only what a test changed: the tables that hold rows, and the sequences that moved (one can move
+ * with no row left behind: an insert rolled back, a row deleted). A truncate gives every table and index new
+ * files, so truncating all of them before each test cost about 250 ms on PGlite and 570 ms on PostgreSQL; a
+ * test writes a few tables, and finding them is one statement, which also puts the moved sequences back to
+ * their start (`setval(…, false)`: the next value is the start, as after a restart).
+ */
+async function emptyTables(db: Db, tables: string[]): Promise<void> {
+  if (!tables.length) return;
+  const [{ full }] = await db.query<{ full: string[] }>(
+    `select array(${
+      tables.map((t) => `select '${t}' where exists (select from ${t})`).join(" union all ")
+    }) as full,
+       (select count(setval(format('%I.%I', schemaname, sequencename)::regclass, start_value, false))
+          from pg_sequences where schemaname = current_schema() and last_value is not null) as restarted`,
+  );
+  if (full.length) await db.exec(`truncate table ${full.join(", ")} cascade`);
 }
 
 /**

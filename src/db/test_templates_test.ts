@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { openDb } from "./client.ts";
 import { migrate, readMigrations } from "./migrate.ts";
 import { copyDataDir, keyOf, memoryTemplate, templateKey } from "../../testing/db_template.ts";
+import { dbTest, emptyDb, ownTables } from "../../testing/db.ts";
 
 Deno.test("test templates: the key changes with any migration's text or name, a new one, the code or PGlite", async () => {
   const migrations = await readMigrations();
@@ -83,3 +84,41 @@ Deno.test({
     }
   },
 });
+
+// emptyDb (testing/db.ts) resets only what a test changed; what the next test sees must be the same as if
+// every table had been truncated and every identity restarted.
+dbTest(
+  "test databases: the next test finds every table empty and every identity at its start",
+  async (db) => {
+    const lead = async () =>
+      (await db.query<{ id: string }>(
+        `insert into leads (name, email, whatsapp, plan) values ('Ana', 'ana@example.com', '+5511999999999', 'pro')
+       returning id::text as id`,
+      ))[0].id;
+    const first = await lead();
+    await db.query(
+      `insert into lead_deliveries (lead_id, destination, event_id, next_attempt_at, created_at, retry_since)
+     values ($1, 'webhook', 'e1', now(), now(), now())`,
+      [first],
+    );
+    // A sequence that moved with no row left: a rolled-back insert, and a deleted row.
+    await db.transaction(async (tx) => {
+      await tx.query(`insert into visits (visitor_key, source) values ('v', 'direto')`);
+      throw new Error("roll back");
+    }).catch(() => {});
+    const again = await emptyDb(db.kind);
+    assert.equal(again, db);
+    const tables = await ownTables(db);
+    const rows = await db.query<{ n: number }>(
+      tables.map((t) => `select count(*)::int as n from ${t}`).join(" union all "),
+    );
+    assert.deepEqual(rows.map((r) => r.n), tables.map(() => 0), "every table empty");
+    assert.equal(await lead(), "1", "the leads' identity restarted after rows");
+    await db.query(`insert into visits (visitor_key, source) values ('v', 'direto')`);
+    assert.deepEqual(
+      await db.query(`select id::text from visits`),
+      [{ id: "1" }],
+      "the visits' identity restarted after a rolled-back insert",
+    );
+  },
+);
