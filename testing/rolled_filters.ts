@@ -7,10 +7,17 @@ import type { BackfillFlag } from "../src/db/rollups.ts";
 import { runRollups } from "../src/services/rollups.ts";
 import { ROLLED_FILTERS } from "../src/db/filter_engagement.ts";
 import type { FilterKey, Filters } from "../src/shared/filters.ts";
+import type { SeedOptions } from "./seed.ts";
 
 export const TZ = "America/Sao_Paulo";
 /** 15:00 local on 2 December 2026: today is open (raw rows after the watermark's midnight). */
 export const NOW = new Date("2026-12-02T18:00:00Z");
+
+/**
+ * The data set the roll-up-per-filter tests compare on (4,000 visits over 45 days, the last one open), seeded
+ * once per run on PGlite and copied per test (testing/seeded.ts seededTest).
+ */
+export const SEEDED: SeedOptions = { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 7 };
 
 /** One filter for each of the `n` most viewed values of every rolled-up filter (fails on a dimension with none). */
 export async function busiestFilters(db: Queryable, n: number): Promise<Filters[]> {

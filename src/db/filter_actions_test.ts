@@ -5,8 +5,8 @@
 // the days before it.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
-import { runRollups } from "../services/rollups.ts";
 import {
   filteredChannelActions,
   filteredConversionBySource,
@@ -29,6 +29,7 @@ import {
   busiestFilters,
   busiestPairs,
   NOW,
+  SEEDED,
   TZ,
 } from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
@@ -55,11 +56,10 @@ async function actionFilters(db: Parameters<typeof busiestFilters>[0]): Promise<
   );
 }
 
-dbTest(
+seededTest(
   "filter actions: the roll-up per filter value gives the raw rows' plan and WhatsApp clicks",
+  SEEDED,
   async (db) => {
-    await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 14 });
-    await runRollups(db, TZ, NOW);
     const filters = await actionFilters(db);
     assert.equal(
       filters.length,

@@ -3,6 +3,7 @@
 // periods of final days, the open day, a cut comparison and days before the data, on a seeded database.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredDailyUniqueVisitors, filteredEngagementTotals } from "./filtered.ts";
@@ -11,7 +12,7 @@ import {
   rolledFilterDailyUniqueVisitors,
   rolledFilterEngagementTotals,
 } from "./filter_engagement.ts";
-import { busiestFilters, busiestPairs, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { busiestFilters, busiestPairs, NOW, SEEDED, TZ } from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
@@ -24,42 +25,44 @@ const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-09-01", end: "2026-11-15", until: null },
 ];
 
-dbTest("filter engagement: the roll-up per filter value gives the raw rows' figures", async (db) => {
-  await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 7 });
-  await runRollups(db, TZ, NOW);
-  const rolled = await db.query<{ n: number }>("select count(*)::int as n from daily_filter_engagement");
-  assert.ok(rolled[0].n > 0, "nothing rolled up");
-  // The two most viewed values of each dimension, and the busiest combination of each pair tested.
-  for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
-    const name = JSON.stringify(f);
-    for (const p of PERIODS) {
-      const range = { start: p.start, end: p.end };
-      const fast = await rolledFilterEngagementTotals(db, range, TZ, p.until, f);
-      const raw = await filteredEngagementTotals(db, range, TZ, p.until, f);
-      assert.ok(fast, `${name}: the roll-up did not answer`);
-      if (p.until === null) {
+seededTest(
+  "filter engagement: the roll-up per filter value gives the raw rows' figures",
+  SEEDED,
+  async (db) => {
+    const rolled = await db.query<{ n: number }>("select count(*)::int as n from daily_filter_engagement");
+    assert.ok(rolled[0].n > 0, "nothing rolled up");
+    // The two most viewed values of each dimension, and the busiest combination of each pair tested.
+    for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
+      const name = JSON.stringify(f);
+      for (const p of PERIODS) {
+        const range = { start: p.start, end: p.end };
+        const fast = await rolledFilterEngagementTotals(db, range, TZ, p.until, f);
+        const raw = await filteredEngagementTotals(db, range, TZ, p.until, f);
+        assert.ok(fast, `${name}: the roll-up did not answer`);
+        if (p.until === null) {
+          assert.deepEqual(
+            await rolledFilterDailyUniqueVisitors(db, range, TZ, f),
+            await filteredDailyUniqueVisitors(db, range, TZ, f),
+            `unique visitors ${name} ${JSON.stringify(p)}`,
+          );
+        }
         assert.deepEqual(
-          await rolledFilterDailyUniqueVisitors(db, range, TZ, f),
-          await filteredDailyUniqueVisitors(db, range, TZ, f),
-          `unique visitors ${name} ${JSON.stringify(p)}`,
+          { ...fast, engagedMs: Number(fast.engagedMs) },
+          { ...raw, engagedMs: Number(raw.engagedMs) },
+          `${name} ${JSON.stringify(p)}`,
         );
       }
-      assert.deepEqual(
-        { ...fast, engagedMs: Number(fast.engagedMs) },
-        { ...raw, engagedMs: Number(raw.engagedMs) },
-        `${name} ${JSON.stringify(p)}`,
-      );
     }
-  }
-  // November's figures under the busiest channel are not zero (the comparison above means something).
-  const top = await db.query<{ v: string }>(
-    "select channel as v from visits where channel is not null group by 1 order by count(*) desc limit 1",
-  );
-  const nov = await rolledFilterEngagementTotals(db, { start: "2026-11-01", end: "2026-11-30" }, TZ, null, {
-    channel: top[0].v,
-  });
-  assert.ok(nov!.sessions > 0 && nov!.bounces > 0 && nov!.engagedMs > 0, JSON.stringify(nov));
-});
+    // November's figures under the busiest channel are not zero (the comparison above means something).
+    const top = await db.query<{ v: string }>(
+      "select channel as v from visits where channel is not null group by 1 order by count(*) desc limit 1",
+    );
+    const nov = await rolledFilterEngagementTotals(db, { start: "2026-11-01", end: "2026-11-30" }, TZ, null, {
+      channel: top[0].v,
+    });
+    assert.ok(nov!.sessions > 0 && nov!.bounces > 0 && nov!.engagedMs > 0, JSON.stringify(nov));
+  },
+);
 
 dbTest("filter engagement: raw rows until the first roll-up run after the migration", async (db) => {
   await seedAnalytics(db, { visits: 300, days: 5, timeZone: TZ, now: NOW, seed: 2 });

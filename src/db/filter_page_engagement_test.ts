@@ -4,6 +4,7 @@
 // first run after the migration fills the days rolled up before it.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { filteredPageEngagement } from "./filtered.ts";
@@ -13,6 +14,7 @@ import {
   busiestFilters,
   busiestPairs,
   NOW,
+  SEEDED,
   TZ,
 } from "../../testing/rolled_filters.ts";
 
@@ -26,11 +28,10 @@ const PERIODS = [
 const numbers = (rows: { page: string; views: number; engagedMs: number }[] | null) =>
   rows?.map((r) => ({ ...r, engagedMs: Number(r.engagedMs) }));
 
-dbTest(
+seededTest(
   "filter page engagement: the roll-up per filter value gives the raw rows' time on page",
+  SEEDED,
   async (db) => {
-    await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 8 });
-    await runRollups(db, TZ, NOW);
     let withTime = 0;
     for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
       for (const p of PERIODS) {

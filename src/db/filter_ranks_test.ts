@@ -1,13 +1,11 @@
 // The visit rankings under one filter from the roll-up (db/filter_ranks.ts) are exactly the raw path's
 // (db/filtered.ts), for every rolled-up filter and ranking key, on a seeded database whose last day is open.
 import assert from "node:assert/strict";
-import { dbTest } from "../../testing/db.ts";
-import { seedAnalytics } from "../../testing/seed.ts";
-import { runRollups } from "../services/rollups.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { filteredRanking, filteredRankingWithPrevious } from "./filtered.ts";
 import type { RolledRanking } from "./rankings.ts";
 import { rolledFilteredRanking, rolledFilteredRankingWithPrevious } from "./filter_ranks.ts";
-import { busiestFilters, busiestPairs, NOW, TZ } from "../../testing/rolled_filters.ts";
+import { busiestFilters, busiestPairs, SEEDED, TZ } from "../../testing/rolled_filters.ts";
 
 const COLUMNS: RolledRanking[] = [
   "utm_source",
@@ -25,11 +23,10 @@ const PERIODS = [
   { start: "2026-12-02", end: "2026-12-02" },
 ];
 
-dbTest(
+seededTest(
   "filter ranks: the rankings under one filter from the roll-up are the raw rows' rankings",
+  SEEDED,
   async (db) => {
-    await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 9 });
-    await runRollups(db, TZ, NOW);
     let compared = 0;
     for (const f of [...await busiestFilters(db, 1), ...await busiestPairs(db)]) {
       const key = JSON.stringify(f);

@@ -4,6 +4,7 @@
 // the migration fills the days rolled up before it.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { setPurgedThrough } from "./rollups.ts";
@@ -14,6 +15,7 @@ import {
   busiestFilters,
   busiestPairs,
   NOW,
+  SEEDED,
   TZ,
 } from "../../testing/rolled_filters.ts";
 
@@ -28,32 +30,34 @@ const PERIODS: { start: string; end: string; until: string | null }[] = [
   { start: "2026-09-01", end: "2026-11-15", until: null },
 ];
 
-dbTest("filter visitors: the roll-up per filter value gives the raw rows' unique visitors", async (db) => {
-  await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 12 });
-  await runRollups(db, TZ, NOW);
-  let counted = 0;
-  for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
-    for (const p of PERIODS) {
-      const range = { start: p.start, end: p.end };
-      const fast = await rolledFilterVisitorTotals(db, range, TZ, p.until, f);
-      assert.ok(fast, `${JSON.stringify(f)}: the roll-up did not answer`);
-      assert.deepEqual(
-        fast,
-        await filteredVisitorTotals(db, range, TZ, p.until, f),
-        `${JSON.stringify(f)} ${JSON.stringify(p)}`,
-      );
-      counted += fast.uniqueVisitors;
+seededTest(
+  "filter visitors: the roll-up per filter value gives the raw rows' unique visitors",
+  SEEDED,
+  async (db) => {
+    let counted = 0;
+    for (const f of [...await busiestFilters(db, 2), ...await busiestPairs(db)]) {
+      for (const p of PERIODS) {
+        const range = { start: p.start, end: p.end };
+        const fast = await rolledFilterVisitorTotals(db, range, TZ, p.until, f);
+        assert.ok(fast, `${JSON.stringify(f)}: the roll-up did not answer`);
+        assert.deepEqual(
+          fast,
+          await filteredVisitorTotals(db, range, TZ, p.until, f),
+          `${JSON.stringify(f)} ${JSON.stringify(p)}`,
+        );
+        counted += fast.uniqueVisitors;
+      }
     }
-  }
-  assert.ok(counted > 1000, `only ${counted} visitors counted`);
-  // The numbers are the roll-up's: without them, the count falls to the raw part's.
-  const f = (await busiestFilters(db, 1))[0], november = { start: "2026-11-01", end: "2026-11-30" };
-  const before = await rolledFilterVisitorTotals(db, november, TZ, null, f);
-  await db.query("delete from daily_filter_visitors");
-  assert.ok(
-    (await rolledFilterVisitorTotals(db, november, TZ, null, f))!.uniqueVisitors < before!.uniqueVisitors,
-  );
-});
+    assert.ok(counted > 1000, `only ${counted} visitors counted`);
+    // The numbers are the roll-up's: without them, the count falls to the raw part's.
+    const f = (await busiestFilters(db, 1))[0], november = { start: "2026-11-01", end: "2026-11-30" };
+    const before = await rolledFilterVisitorTotals(db, november, TZ, null, f);
+    await db.query("delete from daily_filter_visitors");
+    assert.ok(
+      (await rolledFilterVisitorTotals(db, november, TZ, null, f))!.uniqueVisitors < before!.uniqueVisitors,
+    );
+  },
+);
 
 dbTest(
   "filter visitors: the first run after the migration fills the days rolled up before it",

@@ -2,38 +2,37 @@
 // database (an invariant that production itself could break would be wrong: src/routes/api/metrics_test.ts
 // checks them over a database written through the API only).
 import assert from "node:assert/strict";
-import { dbTest } from "../../testing/db.ts";
 import { INVARIANTS, invariantViolations } from "../../testing/invariants.ts";
-import { seedAnalytics } from "../../testing/seed.ts";
+import { seededTest } from "../../testing/seeded.ts";
+// The seed's 45 days span three months, and today is still open.
+import { NOW, SEEDED, TZ } from "../../testing/rolled_filters.ts";
 
-const TZ = "America/Sao_Paulo";
-// 12:00 local on 2 December 2026: the seed's 45 days span three months, and today is still open.
-const NOW = new Date("2026-12-02T15:00:00Z");
-
-dbTest("seed: a seeded database breaks none of production's invariants", async (db) => {
-  const seeded = await seedAnalytics(db, { visits: 6000, days: 45, timeZone: TZ, now: NOW, seed: 5 });
-  // Enough of everything that each rule has rows to look at.
-  assert.ok(seeded.leads >= 60, `${seeded.leads} leads`);
-  assert.ok(seeded.conversions > 0 && seeded.conversions <= seeded.leads);
-  const counts = await db.query<{ leads: number; firsts: number; withConversion: number }>(
-    `select count(*)::int as leads,
+seededTest(
+  "seed: a seeded database breaks none of production's invariants",
+  SEEDED,
+  async (db, _kind, seeded) => {
+    // Enough of everything that each rule has rows to look at.
+    assert.ok(seeded.leads >= 60, `${seeded.leads} leads`);
+    assert.ok(seeded.conversions > 0 && seeded.conversions <= seeded.leads);
+    const counts = await db.query<{ leads: number; firsts: number; withConversion: number }>(
+      `select count(*)::int as leads,
             count(*) filter (where first_touch_at < (select min(occurred_at) from visits v
                                                       where v.session_id = leads.session_id))::int as firsts,
             count(*) filter (where exists (select 1 from conversions c where c.session_id = leads.session_id))::int
               as "withConversion"
        from leads`,
-  );
-  // Some first touches are an earlier session than the one that converted; some reports were lost.
-  assert.ok(counts[0].firsts > 0, "no lead whose first touch is an earlier session");
-  assert.ok(counts[0].withConversion < counts[0].leads, "every lead has its conversion");
-  assert.deepEqual(
-    await invariantViolations(db, { timeZone: TZ, attributionDays: 30, now: NOW }),
-    {},
-  );
-});
+    );
+    // Some first touches are an earlier session than the one that converted; some reports were lost.
+    assert.ok(counts[0].firsts > 0, "no lead whose first touch is an earlier session");
+    assert.ok(counts[0].withConversion < counts[0].leads, "every lead has its conversion");
+    assert.deepEqual(
+      await invariantViolations(db, { timeZone: TZ, attributionDays: 30, now: NOW }),
+      {},
+    );
+  },
+);
 
-dbTest("seed invariants: each rule catches what it forbids", async (db) => {
-  await seedAnalytics(db, { visits: 1500, days: 10, timeZone: TZ, now: NOW, seed: 9 });
+seededTest("seed invariants: each rule catches what it forbids", SEEDED, async (db) => {
   const context = { timeZone: TZ, attributionDays: 30, now: NOW };
   assert.deepEqual(await invariantViolations(db, context), {});
   // One break per rule, each undone before the next (a transaction rolled back).

@@ -5,7 +5,7 @@
 // session's values of its own day and the day before; purges and erasures take the keys with the events.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
-import { seedAnalytics } from "../../testing/seed.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { runRollups } from "../services/rollups.ts";
 import type { Db } from "./client.ts";
 import {
@@ -21,7 +21,7 @@ import {
 import { countLeads, listLeads } from "./lead_list.ts";
 import { deleteLeadsById } from "./lgpd.ts";
 import { forgetClickKeysBefore } from "./session_keys.ts";
-import { NOW, TZ } from "../../testing/rolled_filters.ts";
+import { NOW, SEEDED, TZ } from "../../testing/rolled_filters.ts";
 import type { Filters } from "../shared/filters.ts";
 
 const PERIODS: { start: string; end: string; until: string | null }[] = [
@@ -79,11 +79,10 @@ async function reports(db: Db, filters: Filters[]) {
   return out;
 }
 
-dbTest(
+seededTest(
   "session keys: clicks and leads by their keys are the ones found through the page views",
+  SEEDED,
   async (db) => {
-    await seedAnalytics(db, { visits: 2500, days: 40, timeZone: TZ, now: NOW, seed: 21 });
-    await runRollups(db, TZ, NOW);
     const [{ until }] = await db.query<{ until: Date }>("select until from session_keys_state");
     assert.equal(
       new Date(until).toISOString(),

@@ -4,11 +4,12 @@
 // migration fills the days rolled up before it.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
+import { seededTest } from "../../testing/seeded.ts";
 import { seedAnalytics } from "../../testing/seed.ts";
 import { runRollups } from "../services/rollups.ts";
 import { utmDetailConversions } from "./filtered.ts";
 import { rolledUtmDetail, type UtmDetailColumn } from "./utm_detail.ts";
-import { NOW, TZ } from "../../testing/rolled_filters.ts";
+import { NOW, SEEDED, TZ } from "../../testing/rolled_filters.ts";
 
 const PERIODS = [
   { start: "2026-11-01", end: "2026-11-30" },
@@ -19,32 +20,34 @@ const PERIODS = [
 ];
 const COLUMNS: UtmDetailColumn[] = ["utm_content", "utm_term"];
 
-dbTest("utm detail: the creatives and keywords from the roll-up are the raw rows' figures", async (db) => {
-  await seedAnalytics(db, { visits: 4000, days: 45, timeZone: TZ, now: NOW, seed: 11 });
-  await runRollups(db, TZ, NOW);
-  // Events after the watermark: the raw part of the rolled reading (the roll-up stops a few minutes ago).
-  let compared = 0, clicks = 0;
-  for (const column of COLUMNS) {
-    for (const p of PERIODS) {
-      const fast = await rolledUtmDetail(db, column, p, TZ, null);
-      assert.ok(fast, "no roll-up answer");
-      assert.deepEqual(
-        fast,
-        await utmDetailConversions(db, column, p, TZ, null, undefined),
-        `${column} ${p.start}`,
-      );
-      compared += fast.length;
-      clicks += fast.reduce((n, r) => n + r.clicks, 0);
+seededTest(
+  "utm detail: the creatives and keywords from the roll-up are the raw rows' figures",
+  SEEDED,
+  async (db) => {
+    // Events after the watermark: the raw part of the rolled reading (the roll-up stops a few minutes ago).
+    let compared = 0, clicks = 0;
+    for (const column of COLUMNS) {
+      for (const p of PERIODS) {
+        const fast = await rolledUtmDetail(db, column, p, TZ, null);
+        assert.ok(fast, "no roll-up answer");
+        assert.deepEqual(
+          fast,
+          await utmDetailConversions(db, column, p, TZ, null, undefined),
+          `${column} ${p.start}`,
+        );
+        compared += fast.length;
+        clicks += fast.reduce((n, r) => n + r.clicks, 0);
+      }
     }
-  }
-  assert.ok(compared > 20, `only ${compared} rows compared`);
-  assert.ok(clicks > 50, `only ${clicks} clicks compared`);
-  // The rows are the roll-up's: emptied, the reading loses them.
-  const before = await rolledUtmDetail(db, "utm_content", PERIODS[0], TZ, 5);
-  await db.query("delete from daily_utm_detail");
-  const after = await rolledUtmDetail(db, "utm_content", PERIODS[0], TZ, 5);
-  assert.notDeepEqual(after, before);
-});
+    assert.ok(compared > 20, `only ${compared} rows compared`);
+    assert.ok(clicks > 50, `only ${clicks} clicks compared`);
+    // The rows are the roll-up's: emptied, the reading loses them.
+    const before = await rolledUtmDetail(db, "utm_content", PERIODS[0], TZ, 5);
+    await db.query("delete from daily_utm_detail");
+    const after = await rolledUtmDetail(db, "utm_content", PERIODS[0], TZ, 5);
+    assert.notDeepEqual(after, before);
+  },
+);
 
 dbTest("utm detail: a click counts under its session's values of its day and the day before", async (db) => {
   const visit = (at: string, session: string, content: string) =>
