@@ -47,3 +47,38 @@ export async function signIn(t: TestApp, email = ADMIN_EMAIL, password = ADMIN_P
 export function getAs(t: TestApp, cookie: string, path: string): Promise<Response> {
   return t.request(path, { headers: { cookie } });
 }
+
+/** Every endpoint the dashboard reads, for one range (the roll-up tests compare their answers). */
+export function dashboardEndpoints(start: string, end: string): string[] {
+  const r = `startDate=${start}&endDate=${end}`;
+  return [
+    `/api/tracking/summary?${r}`,
+    `/api/tracking/stats?${r}`,
+    `/api/tracking/analytics?${r}`,
+    `/api/tracking/unique-visits?${r}`,
+    `/api/tracking/rankings/utm-source?${r}`,
+    `/api/tracking/rankings/utm-campaign?${r}`,
+    `/api/tracking/rankings/pages?${r}`,
+    `/api/tracking/conversion-by-utm-source?${r}`,
+    `/api/tracking/channels?${r}`,
+    `/api/tracking/rankings/sources?${r}`,
+    `/api/tracking/rankings/entry-pages?${r}`,
+    `/api/leads/analytics?${r}`,
+  ];
+}
+
+/** The JSON answer of each of `paths` (GET, signed in), each checked to be a 200. */
+export async function answersAs(
+  t: TestApp,
+  cookie: string,
+  paths: string[],
+): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  for (const path of paths) {
+    const res = await getAs(t, cookie, path);
+    assert.equal(res.status, 200, path);
+    assert.match(res.headers.get("content-type") ?? "", /application\/json/);
+    out[path] = await res.json();
+  }
+  return out;
+}
