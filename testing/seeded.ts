@@ -19,8 +19,14 @@ import { memoryTemplate, templateKey } from "./db_template.ts";
 import { seedAnalytics, type SeedOptions, type SeedResult } from "./seed.ts";
 
 const CACHE = new URL("../.cache/test-db/", import.meta.url).pathname;
-/** A lock older than this was left by a process that died while building: it is taken over. */
-const STALE_LOCK_MS = 10 * 60_000;
+/** How often a builder touches its lock file while it builds. */
+const HEARTBEAT_MS = 2_000;
+/**
+ * A lock untouched for this long was left by a process that died while building (a Ctrl-C), and is taken
+ * over. Longer than the heartbeat by far: one statement of the seed's roll-ups holds the event loop for
+ * seconds (7 s on an idle machine, the per-filter rankings), and several times that on a loaded one.
+ */
+const STALE_LOCK_MS = 60_000;
 
 let codePromise: Promise<string> | undefined;
 
@@ -67,6 +73,8 @@ async function cachedOrBuilt(options: SeedOptions, wanted: string): Promise<Seed
     const lock = await Deno.open(`${path}.lock`, { createNew: true, write: true }).catch(() => null);
     if (lock) {
       lock.close();
+      const touch = () => Deno.utime(`${path}.lock`, new Date(), new Date()).catch(() => {});
+      const heartbeat = setInterval(touch, HEARTBEAT_MS);
       try {
         const seeded = await build(options, path);
         for await (const entry of Deno.readDir(CACHE)) {
@@ -76,10 +84,11 @@ async function cachedOrBuilt(options: SeedOptions, wanted: string): Promise<Seed
         }
         return seeded;
       } finally {
+        clearInterval(heartbeat);
         await Deno.remove(`${path}.lock`).catch(() => {});
       }
     }
-    // Another test file is building it: wait for the archive, or take over a lock its builder left behind.
+    // Another test file is building it: wait for the archive, or take over a lock whose builder died.
     const since = await Deno.stat(`${path}.lock`).then(
       (s) => Date.now() - (s.mtime?.getTime() ?? 0),
       () => 0,
