@@ -18,13 +18,13 @@ let defaultHash: Promise<string> | undefined;
  * (the rule's dictionaries). src/routes/api/admin_test.ts tests bootstrapAdmin itself.
  */
 export async function seedAdmin(db: Db, email = ADMIN_EMAIL, password = ADMIN_PASSWORD): Promise<void> {
-  if (password !== ADMIN_PASSWORD) {
+  if (email !== ADMIN_EMAIL || password !== ADMIN_PASSWORD) {
     await bootstrapAdmin(db, email, password);
     return;
   }
   if (await countAdmins(db) > 0) return;
   defaultHash ??= hashPassword(ADMIN_PASSWORD);
-  await insertFirstAdmin(db, email.trim().toLowerCase(), await defaultHash);
+  await insertFirstAdmin(db, ADMIN_EMAIL, await defaultHash);
 }
 
 /** The `name=value` part of the session cookie a response set, if any. */
@@ -48,7 +48,10 @@ export function getAs(t: TestApp, cookie: string, path: string): Promise<Respons
   return t.request(path, { headers: { cookie } });
 }
 
-/** Every endpoint the dashboard reads, for one range (the roll-up tests compare their answers). */
+/**
+ * The dashboard's reports of visits, clicks and leads for one range, whose answers the roll-up tests compare
+ * before and after rolling up (the panels added since, such as engagement, have roll-up tests of their own).
+ */
 export function dashboardEndpoints(start: string, end: string): string[] {
   const r = `startDate=${start}&endDate=${end}`;
   return [

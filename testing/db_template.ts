@@ -37,7 +37,7 @@ export function templateKey(): Promise<string> {
 }
 
 /** Writes `path` through a temporary name and a rename, so a concurrent reader sees all of it or nothing. */
-async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
+export async function writeAtomically(path: string, bytes: Uint8Array): Promise<void> {
   const temporary = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
   await Deno.writeFile(temporary, bytes);
   await Deno.rename(temporary, path);

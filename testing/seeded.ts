@@ -11,11 +11,10 @@
 // the first builds it under a lock file and the others wait for it.
 import { join } from "node:path";
 import { type Db, openDb } from "../src/db/client.ts";
-import { migrate } from "../src/db/migrate.ts";
-import { checksum } from "../src/db/migrate.ts";
+import { checksum, migrate } from "../src/db/migrate.ts";
 import { unpackBackup } from "../src/db/pglite.ts";
 import { type DbKind, dbKinds, emptyDb } from "./db.ts";
-import { memoryTemplate, templateKey } from "./db_template.ts";
+import { memoryTemplate, templateKey, writeAtomically } from "./db_template.ts";
 import { seedAnalytics, type SeedOptions, type SeedResult } from "./seed.ts";
 
 const CACHE = new URL("../.cache/test-db/", import.meta.url).pathname;
@@ -117,11 +116,8 @@ async function build(options: SeedOptions, path: string): Promise<Seeded> {
   } finally {
     await db.close();
   }
-  const temporary = `.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}`;
-  await Deno.writeFile(path + ".tar" + temporary, new Uint8Array(await seeded.archive.arrayBuffer()));
-  await Deno.rename(path + ".tar" + temporary, path + ".tar");
-  await Deno.writeTextFile(path + ".json" + temporary, JSON.stringify(seeded.result));
-  await Deno.rename(path + ".json" + temporary, path + ".json");
+  await writeAtomically(`${path}.tar`, new Uint8Array(await seeded.archive.arrayBuffer()));
+  await writeAtomically(`${path}.json`, new TextEncoder().encode(JSON.stringify(seeded.result)));
   return seeded;
 }
 
