@@ -13,7 +13,10 @@ export interface BuildResult {
   bytes: number;
 }
 
-/** True when the build output is older than any source it depends on (used by `deno task start`). */
+/**
+ * True when the build output is older than any source it depends on, this file included (used by `deno task
+ * start` and `deno task test`).
+ */
 export async function needsBuild(): Promise<boolean> {
   let built: number;
   try {
@@ -24,7 +27,10 @@ export async function needsBuild(): Promise<boolean> {
   for (const dir of ["src/", "locales/"]) {
     if (await newerThan(new URL(dir, root), built)) return true;
   }
-  return (await Deno.stat(new URL("deno.json", root))).mtime!.getTime() > built;
+  for (const file of ["deno.json", "build.ts"]) {
+    if ((await Deno.stat(new URL(file, root))).mtime!.getTime() > built) return true;
+  }
+  return false;
 }
 
 async function newerThan(dir: URL, time: number): Promise<boolean> {
@@ -161,8 +167,6 @@ export async function build(): Promise<BuildResult> {
     visit(file);
     manifest.entries[name] = { js: publicPath(file), css, imports: [...imports] };
   }
-  await Deno.writeTextFile(new URL("manifest.json", outdir), JSON.stringify(manifest, null, 2));
-
   let bytes = 0;
   let files = 0;
   for await (const entry of Deno.readDir(outdir)) {
@@ -176,6 +180,8 @@ export async function build(): Promise<BuildResult> {
       brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
     );
   }
+  // Written last: a manifest means a whole build, so a build stopped half-way is redone (needsBuild).
+  await Deno.writeTextFile(new URL("manifest.json", outdir), JSON.stringify(manifest, null, 2));
   return { files, bytes };
 }
 

@@ -38,12 +38,17 @@ Deno.test({
     url.hostname = "127.0.0.1";
     url.port = String(proxy.port);
     url.searchParams.set("options", `-csearch_path=${schema}`);
+    const startAt = Date.now();
     const server = await startServer({
       env: { DATABASE_URL: url.href, PUBLIC_ORIGIN: LOAD_ORIGIN, TRUST_PROXY: "1", LOG_LEVEL: "warn" },
     });
+    const startMs = Date.now() - startAt;
     try {
-      const load = startLoad(server.url, { visitors: 16, browsers: 8, leadEveryMs: 100 });
-      await sleep(2_000);
+      // About 300 visits and 30 leads a second. Back to back, the visitors alone sent 900 a second, which took
+      // a core from the fault tests running beside this one (scripts/test.ts) and proved nothing more; and the
+      // 800 leads that 80 a second left in the outboxes took up to 10 s to send again after the outage.
+      const load = startLoad(server.url, { visitors: 16, visitEveryMs: 50, browsers: 8, leadEveryMs: 250 });
+      await sleep(1_000);
 
       const cutAt = Date.now();
       proxy.cut();
@@ -59,9 +64,11 @@ Deno.test({
         if (res.ok) readyAt = Date.now();
         else await sleep(20);
       }
-      await sleep(2_000);
+      await sleep(1_000); // the load goes on after the return, then the outboxes are sent again
       await load.stop();
+      const drainAt = Date.now();
       await drainOutbox(server.url, load);
+      const drainMs = Date.now() - drainAt;
 
       const during = load.answers.filter((a) => a.at >= cutAt + 500 && a.at + a.ms <= restoredAt);
       const firstOkAfter = load.answers
@@ -88,7 +95,8 @@ Deno.test({
           `${load.created.size}, stored ${stored.length}, stored twice ${
             stored.filter((s) => s.n > 1).length
           }; ` +
-          `visits acknowledged ${acked}, stored ${visits}, sent ${sentVisits}`,
+          `visits acknowledged ${acked}, stored ${visits}, sent ${sentVisits}; the server started in ${startMs} ms, ` +
+          `the outboxes were sent again in ${drainMs} ms`,
       );
 
       // Alive all along, and every answer while the database was away was a quick 503.
@@ -117,7 +125,8 @@ Deno.test({
       // Every acknowledged event is stored; none appears that was never sent. (A batch whose commit succeeded
       // just as the connection was cut is stored although its requests were answered 503.)
       assert.ok(visits >= acked && visits <= sentVisits, `visits ${visits}, acknowledged ${acked}`);
-      assert.ok(!server.output().includes('"level":"error","msg":"unhandled'), server.output().slice(-3000));
+      const unhandled = server.output().split("\n").filter((line) => line.includes('"msg":"unhandled'));
+      assert.deepEqual(unhandled, [], "errors nothing handled");
     } finally {
       const code = await server.stop();
       await proxy.close();

@@ -66,12 +66,13 @@ export async function send(
 const accepted = (status: number) => status === 200 || status === 201;
 
 /**
- * Starts `visitors` loops posting tracking visits back to back and `browsers` loops creating a lead every
- * `leadEveryMs`, each lead kept in its browser's outbox until the server accepts it.
+ * Starts `visitors` loops posting tracking visits, each waiting `visitEveryMs` after an answer (default 0: back
+ * to back, as fast as the server answers), and `browsers` loops creating a lead every `leadEveryMs`, each lead
+ * kept in its browser's outbox until the server accepts it.
  */
 export function startLoad(
   origin: string,
-  options: { visitors: number; browsers: number; leadEveryMs: number },
+  options: { visitors: number; browsers: number; leadEveryMs: number; visitEveryMs?: number },
 ): Load {
   let running = true;
   const answers: Answer[] = [];
@@ -80,7 +81,10 @@ export function startLoad(
   const visitBody = { source: "/pt-br", sessionId: "fault-load", utmSource: "faults", utmCampaign: null };
 
   const visitor = async () => {
-    while (running) answers.push(await send(origin, "/api/tracking/visit", visitBody, "visit"));
+    while (running) {
+      answers.push(await send(origin, "/api/tracking/visit", visitBody, "visit"));
+      if (options.visitEveryMs) await new Promise((resolve) => setTimeout(resolve, options.visitEveryMs));
+    }
   };
   const browser = async (b: number) => {
     for (let n = 0; running; n++) {
@@ -116,15 +120,24 @@ export function startLoad(
   };
 }
 
-/** Re-sends every lead still in an outbox (same idempotency key) until accepted or `deadlineMs` passes. */
+/**
+ * Re-sends every lead still in an outbox (same idempotency key) until accepted or `deadlineMs` passes, eight at
+ * a time, as the browsers holding them would each send their own (one after another, hundreds of leads left by
+ * an outage took about 6 s).
+ */
 export async function drainOutbox(origin: string, load: Load, deadlineMs = 30_000): Promise<void> {
   const deadline = Date.now() + deadlineMs;
   while (load.outbox.size && Date.now() < deadline) {
-    for (const [key, lead] of [...load.outbox]) {
-      const answer = await send(origin, "/api/leads", lead, "lead", key);
-      load.answers.push(answer);
-      if (accepted(answer.status)) load.outbox.delete(key);
-    }
+    const queue = [...load.outbox];
+    const sender = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const [key, lead] = next;
+        const answer = await send(origin, "/api/leads", lead, "lead", key);
+        load.answers.push(answer);
+        if (accepted(answer.status)) load.outbox.delete(key);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, sender));
     if (load.outbox.size) await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
