@@ -125,7 +125,7 @@ for (const [i, { args, jobs }] of runs.entries()) {
     // registered from, which for a helper (testing/db.ts dbTest, e2e/browser.ts) is the helper's, not the
     // test module's, so the modules are all loaded again and only those tests run.
     const only = `/^(?:${failed.map((t) => escapeRegExp(t.name)).join("|")})$/`;
-    const again = await run([...args, "--filter", only], "1", `${reportDir}/${i}-retry.xml`);
+    const again = await run([...args, "--filter", only], jobs, `${reportDir}/${i}-retry.xml`);
     const retried = await readReport(`${reportDir}/${i}-retry.xml`);
     const passedAgain = failed.filter((t) => retried.some((r) => r.name === t.name && !r.step && !r.failure));
     for (const t of passedAgain) {
