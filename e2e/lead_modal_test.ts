@@ -296,7 +296,31 @@ browserTest(
         await land(v.page, v.base + c.path);
         await v.page.getByRole("button", { name: c.plan }).click();
         const dialog = v.page.getByRole("dialog");
-        await dialog.waitFor();
+        // Now and then (twice in CI, 5 of 24 runs of this file on 2026-11-29, here and in the field-errors test
+        // above) the dialog never shows after this click, and the test passes on its retry. Seen so far: the
+        // dialog wired and closed, no button left busy, the page still at its address, no page error; 50
+        // clicks on fresh pages outside this file all opened it. Say where the page was, so the next failure
+        // narrows the cause.
+        await dialog.waitFor().catch(async (error) => {
+          const state = await v.page.evaluate(() => ({
+            root: { ...document.documentElement.dataset },
+            dialog: ((d) =>
+              d && {
+                open: d.open,
+                wired: d.dataset.wired,
+                display: getComputedStyle(d).display,
+                events: (globalThis as unknown as { dataLayer?: { event: string }[] }).dataLayer?.map((e) =>
+                  e.event
+                ),
+              })(document.querySelector("dialog")),
+            busy: [...document.querySelectorAll("[aria-busy=true]")].map((e) => e.textContent?.trim()),
+          })).catch((e) => String(e));
+          throw new Error(
+            `${c.path}: no dialog after the click; the page is at ${v.page.url()}, ` +
+              `state ${JSON.stringify(state)}, page errors ${JSON.stringify(v.errors)}`,
+            { cause: error },
+          );
+        });
         const link = dialog.getByRole("link", { name: new RegExp(`^${c.link}`) });
         assert.equal(await link.getAttribute("href"), c.href, c.path);
         assert.equal(await link.getAttribute("target"), "_blank", c.path);
