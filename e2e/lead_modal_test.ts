@@ -294,13 +294,15 @@ browserTest(
       ];
       for (const c of cases) {
         await land(v.page, v.base + c.path);
-        await v.page.getByRole("button", { name: c.plan }).click();
+        const button = v.page.getByRole("button", { name: c.plan });
+        await button.click();
         const dialog = v.page.getByRole("dialog");
         // Now and then (twice in CI, 5 of 24 runs of this file on 2026-11-29, here and in the field-errors test
         // above) the dialog never shows after this click, and the test passes on its retry. Seen so far: the
-        // dialog wired and closed, no button left busy, the page still at its address, no page error; 50
-        // clicks on fresh pages outside this file all opened it. Say where the page was, so the next failure
-        // narrows the cause.
+        // dialog wired and closed, no button left busy, no analytics event, the page still at its address, no
+        // page error, as if the click had met something else; 50 clicks on fresh pages outside this file all
+        // opened it. Say where the page was and what the button's centre meets, so the next failure narrows
+        // the cause.
         await dialog.waitFor().catch(async (error) => {
           const state = await v.page.evaluate(() => ({
             root: { ...document.documentElement.dataset },
@@ -314,10 +316,22 @@ browserTest(
                 ),
               })(document.querySelector("dialog")),
             busy: [...document.querySelectorAll("[aria-busy=true]")].map((e) => e.textContent?.trim()),
+            rootClasses: document.documentElement.className,
           })).catch((e) => String(e));
+          // What a click at the plan button's centre meets now (an overlay, or the button moved).
+          const atButton = await button.evaluate((b) => {
+            const r = b.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+            return {
+              top: Math.round(r.top),
+              scrollY: Math.round(scrollY),
+              hit: hit?.outerHTML.slice(0, 120),
+            };
+          }).catch((e) => String(e));
           throw new Error(
             `${c.path}: no dialog after the click; the page is at ${v.page.url()}, ` +
-              `state ${JSON.stringify(state)}, page errors ${JSON.stringify(v.errors)}`,
+              `state ${JSON.stringify(state)}, at the button ${JSON.stringify(atButton)}, page errors ` +
+              JSON.stringify(v.errors),
             { cause: error },
           );
         });
