@@ -7,12 +7,11 @@
 import assert from "node:assert/strict";
 import { countAnswers, drainOutbox, send, startLoad } from "../testing/load.ts";
 import { startServer } from "../testing/server.ts";
-import { copyDataDir } from "../testing/db_template.ts";
 import {
   canMount,
+  dataDirOnTmpfs,
   freeMb,
   lead,
-  mountTmpfs,
   readyReason,
   serverEnv,
   sh,
@@ -31,9 +30,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const disk = (await mountTmpfs(160))!;
-    const dataDir = `${disk.dir}/data`;
-    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
+    const { disk, dataDir } = await dataDirOnTmpfs();
     const filler = `${disk.dir}/filler`;
     let server = await startServer({ env: serverEnv(dataDir) });
     try {

@@ -7,11 +7,10 @@
 import assert from "node:assert/strict";
 import { send } from "../testing/load.ts";
 import { freePort, startServer } from "../testing/server.ts";
-import { copyDataDir } from "../testing/db_template.ts";
 import {
   canMount,
+  dataDirOnTmpfs,
   lead,
-  mountTmpfs,
   readyReason,
   serverEnv,
   sh,
@@ -28,9 +27,7 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const disk = (await mountTmpfs(160))!;
-    const dataDir = `${disk.dir}/data`;
-    await copyDataDir(dataDir); // a migrated DATA_DIR (testing/db_template.ts): no initdb, nothing to migrate
+    const { disk, dataDir } = await dataDirOnTmpfs();
     // Immutable binds root too. (A read-only remount is refused while the database holds files open.)
     const immutable = (on: boolean) => sh("chattr", on ? "+i" : "-i", dataDir);
     const remount = (mode: "ro" | "rw") => sh("mount", "-o", `remount,${mode}`, disk.dir);

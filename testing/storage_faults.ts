@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { statfsSync } from "node:fs";
 import { openDb } from "../src/db/client.ts";
 import { LOAD_ORIGIN } from "./load.ts";
+import { copyDataDir } from "./db_template.ts";
 
 const ADMIN = { email: "owner@example.com", password: "correct horse battery" };
 const MIN_FREE_MB = 64;
@@ -29,6 +30,16 @@ export async function mountTmpfs(mb: number): Promise<{ dir: string; unmount(): 
       await Deno.remove(dir, { recursive: true });
     },
   };
+}
+
+/** A 160 MB tmpfs holding a migrated DATA_DIR (testing/db_template.ts: no initdb, nothing to migrate). */
+export async function dataDirOnTmpfs(): Promise<
+  { disk: { dir: string; unmount(): Promise<void> }; dataDir: string }
+> {
+  const disk = (await mountTmpfs(160))!;
+  const dataDir = `${disk.dir}/data`;
+  await copyDataDir(dataDir);
+  return { disk, dataDir };
 }
 
 /** Whether this process may mount a tmpfs; says loudly, once per file, that the tests are skipped if not. */
