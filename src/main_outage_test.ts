@@ -126,7 +126,7 @@ Deno.test({
       // just as the connection was cut is stored although its requests were answered 503.)
       assert.ok(visits >= acked && visits <= sentVisits, `visits ${visits}, acknowledged ${acked}`);
       const unhandled = server.output().split("\n").filter((line) => line.includes('"msg":"unhandled'));
-      assert.deepEqual(unhandled, [], "errors nothing handled");
+      assert.deepEqual(unhandled, [], "errors that no handler caught");
     } finally {
       const code = await server.stop();
       await proxy.close();

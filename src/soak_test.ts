@@ -1,7 +1,8 @@
 // The soak script (bench/soak.ts) as a short run in the suite, so it keeps working: 10 s of mixed traffic at 30
 // requests a second on PGlite. The fault tests run side by side (scripts/test.ts), and beside two of them on
 // two cores the server fell behind at 60 a second: up to 170 of 612 requests found the 128 places in flight
-// taken. The rate a server holds is the long runs' question (docs/RELIABILITY.md), not this test's. The 10-minute runs and their figures are in docs/RELIABILITY.md.
+// taken. The rate a server holds is the question of the 10-minute runs, whose figures are in
+// docs/RELIABILITY.md, not this test's.
 import assert from "node:assert/strict";
 
 Deno.test({

@@ -15,7 +15,7 @@ export const sh = async (cmd: string, ...args: string[]) => {
 };
 
 /** A tmpfs of `mb` MB mounted on a new directory, or null where this process may not mount. */
-export async function mountTmpfs(mb: number): Promise<{ dir: string; unmount(): Promise<void> } | null> {
+async function mountTmpfs(mb: number): Promise<{ dir: string; unmount(): Promise<void> } | null> {
   const dir = await Deno.makeTempDir({ prefix: "storage_fault_" });
   try {
     await sh("mount", "-t", "tmpfs", "-o", `size=${mb}m`, "tmpfs", dir);
