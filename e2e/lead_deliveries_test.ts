@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
-import { land, planButton, visitor, waitFor } from "./visitor.ts";
+import { answeredAt, land, planButton, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { leadDeliveryJob } from "../src/services/lead_delivery.ts";
 import { startJob } from "../src/services/jobs.ts";
@@ -32,10 +32,7 @@ async function submitLead(server: Served, name: string): Promise<number> {
     await dialog.getByRole("button", { name: "Continuar" }).click();
     const res = await saved;
     assert.equal(res.status(), 201);
-    await res.finished();
-    // When the browser had the answer (its own timing), not when this busy test process noticed it.
-    const timing = res.request().timing();
-    const savedAt = timing.startTime + timing.responseEnd;
+    const savedAt = await answeredAt(res);
     await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0, 10_000);
     assert.equal(v.errors.length, 0, v.errors.join("\n"));
     return Math.round(v.external[0].at - savedAt);

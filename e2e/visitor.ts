@@ -1,6 +1,6 @@
 // A visitor of the public site for browser tests: a desktop Chrome user agent (headless ones are treated as
 // bots and not counted), with the external checkout and WhatsApp hosts intercepted and timed.
-import type { BrowserContext, Page, Route } from "playwright-core";
+import type { BrowserContext, Locator, Page, Response, Route } from "playwright-core";
 import { getBrowser, type Served } from "./browser.ts";
 
 export const UA =
@@ -14,6 +14,7 @@ export interface External {
 export async function visitor(server: Served, viewport = { width: 1366, height: 900 }) {
   const context = await (await getBrowser()).newContext({ viewport, locale: "pt-BR", userAgent: UA });
   await watchOutbox(context);
+  await journalPointer(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -29,6 +30,17 @@ export async function visitor(server: Served, viewport = { width: 1366, height: 
   await context.route("https://app.zapflow.com.br/**", fulfil);
   await context.route("https://wa.me/**", fulfil);
   return { context, page, errors, external, base: server.baseUrl };
+}
+
+/**
+ * When the browser had `res` whole, by its own clock (the same wall clock as this process's `Date.now()`), not
+ * when this test process noticed it: on a busy machine the notice comes 100 ms and more later, which made a
+ * redirect timed from it look early.
+ */
+export async function answeredAt(res: Response): Promise<number> {
+  await res.finished();
+  const timing = res.request().timing();
+  return timing.responseEnd >= 0 ? timing.startTime + timing.responseEnd : Date.now();
 }
 
 /** Opens a page and waits until its islands are hydrated. */
@@ -56,6 +68,66 @@ export async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, ms
     value = await fn();
   }
   return value;
+}
+
+/**
+ * Keeps the page's last pointer and click events (type, where, what they met, when) in `__pointerJournal`, so
+ * a click that opened nothing can say where it went (`planDialog`).
+ */
+async function journalPointer(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const journal: string[] = [];
+    (globalThis as unknown as { __pointerJournal: string[] }).__pointerJournal = journal;
+    for (const type of ["pointerdown", "pointerup", "click"]) {
+      addEventListener(type, (event) => {
+        const e = event as MouseEvent;
+        const target = e.target instanceof Element ? e.target.outerHTML.slice(0, 100) : String(e.target);
+        journal.push(
+          `${type} at ${e.clientX},${e.clientY} on ${target} (+${Math.round(performance.now())} ms)`,
+        );
+        if (journal.length > 12) journal.shift();
+      }, { capture: true });
+    }
+  });
+}
+
+/**
+ * Clicks a plan (or specialist) button and waits for the lead dialog. If none shows, fails with what the page
+ * knew: the root's state, the dialog's, buttons left busy, the analytics events, what the button's centre
+ * meets now and where the last clicks went. (Now and then, at 390 px, a click has opened nothing, with no
+ * busy button and no analytics event left behind, as if it had met something else; this says where it went.)
+ */
+export async function planDialog(v: Awaited<ReturnType<typeof visitor>>, button: Locator): Promise<Locator> {
+  await button.click();
+  const dialog = v.page.getByRole("dialog");
+  await dialog.waitFor().catch(async (error) => {
+    const state = await v.page.evaluate(() => {
+      const w = globalThis as unknown as { dataLayer?: { event: string }[]; __pointerJournal?: string[] };
+      const d = document.querySelector("dialog");
+      return {
+        root: { ...document.documentElement.dataset, classes: document.documentElement.className },
+        dialog: d && { open: d.open, wired: d.dataset.wired, display: getComputedStyle(d).display },
+        events: w.dataLayer?.map((e) => e.event),
+        busy: [...document.querySelectorAll("[aria-busy=true]")].map((e) => e.textContent?.trim()),
+        pointer: w.__pointerJournal,
+      };
+    }).catch((e) => String(e));
+    const atButton = await button.evaluate((b) => {
+      const r = b.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return {
+        box: [r.x, r.y, r.width, r.height].map(Math.round),
+        scrollY,
+        hit: hit?.outerHTML.slice(0, 100),
+      };
+    }).catch((e) => String(e));
+    throw new Error(
+      `no dialog after the click; the page is at ${v.page.url()}, state ${JSON.stringify(state)}, ` +
+        `at the button ${JSON.stringify(atButton)}, page errors ${JSON.stringify(v.errors)}`,
+      { cause: error },
+    );
+  });
+  return dialog;
 }
 
 /**
