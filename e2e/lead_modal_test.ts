@@ -20,9 +20,9 @@ browserTest(
       await land(v.page, v.base + LANDING);
       for (const plan of ["Micro", "Pro", "Premium"]) {
         const button = planButton(v.page, plan);
-        await button.click();
+        await planDialog(v, button);
         const dialog = v.page.getByRole("dialog", { name: `Assinar o plano ${plan}` });
-        await dialog.waitFor();
+        await dialog.waitFor({ timeout: 1000 });
         assert.equal(await v.page.evaluate(() => document.activeElement?.id), "lead-name");
         await dialog.getByRole("button", { name: "Cancelar" }).click();
         await dialog.waitFor({ state: "hidden" });
