@@ -96,6 +96,10 @@ async function barShown(page: Page, shown: boolean) {
       cause: e,
     });
   });
+  // Its slide over too, so a screenshot shows where it ends up (not half-way under the dialog's backdrop).
+  await page.evaluate(() =>
+    Promise.all(document.querySelector(".phone-bar")!.getAnimations().map((a) => a.finished.catch(() => {})))
+  );
 }
 
 /** A finger on the menu button where it is (the header is sticky: nothing scrolls before the tap). */
