@@ -264,7 +264,7 @@ browserTest(
       for (const lang of LANGS) {
         await hydrated(page, served.baseUrl + `/${LANG_INFO[lang].prefix}/`);
         const tapAt = await page.evaluate(async () => {
-          const button = document.querySelectorAll<HTMLElement>("#precos [data-lead], main [data-lead]")[1];
+          const button = document.querySelectorAll<HTMLElement>("#precos [data-lead]")[1]; // Pro
           button.scrollIntoView({ block: "end", behavior: "instant" });
           const root = document.documentElement;
           while (!root.classList.contains("phone-bar-on")) await new Promise(requestAnimationFrame);
