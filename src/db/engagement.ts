@@ -4,12 +4,14 @@
 // period's figures are exact sums of its days.
 //
 // The roll-up job writes daily_engagement and daily_page_engagement with the other roll-ups (the days from
-// the first day not final yet). A day's visits cannot be added up from two halves split at an instant (a
-// session with page views on both sides would count twice), so these queries read the roll-ups of the final
-// days only (before the watermark's day) and the raw rows from the local midnight of the watermark's day on:
-// at most about a day of raw rows, read through the occurred_at indexes.
+// the first day not final yet, the watermark's day up to the watermark). Page views and visible time add up
+// across any instant, so they are read as the other reports are: the roll-ups up to the watermark and the raw
+// rows after it (dashboard_queries.ts splitWith). A day's visits and bounces cannot be added up from two
+// halves split at an instant (a session with page views on both sides would count twice), so they come from
+// the roll-ups of the final days only (before the watermark's day) and from the raw rows from the local
+// midnight of the watermark's day on: at most about a day of raw rows, read through the occurred_at index.
 import type { Queryable } from "./client.ts";
-import type { DayRange } from "./dashboard_queries.ts";
+import { type DayRange, RAW as AFTER_WATERMARK, splitWith } from "./dashboard_queries.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
 
 // A page view without a session id (browser storage disabled) is a visit of its own.
@@ -57,20 +59,21 @@ export async function rollUpEngagement(
   return rows[0].n;
 }
 
-// The range split for engagement, as CTE `b` ($1 start, $2 end, $3 time zone, $4 a local time of day or
-// null): roll-up days b.s..b.re (final days only), raw rows from b.raw_from to b.raw_to. With a cut, only the
+// The split for visits and bounces, as CTE `sb` ($1 start, $2 end, $3 time zone, $4 a local time of day or
+// null): roll-up days sb.s..sb.re (final days only), raw rows from sb.raw_from to sb.raw_to. With a cut, only the
 // events of day $2 before that time count, so that day comes from the raw rows.
-const SPLIT = `st as (select coalesce((select through from rollup_state), '-infinity'::date) as through),
-  b as (
+const SESSION_SPLIT =
+  `sst as (select coalesce((select through from rollup_state), '-infinity'::date) as through),
+  sb as (
     select $1::date as s,
-           case when $4::time is null then least($2::date, st.through - 1)
-                else least($2::date - 1, st.through - 1) end as re,
-           greatest($1::date, case when $4::time is null then st.through else least(st.through, $2::date) end)
+           case when $4::time is null then least($2::date, sst.through - 1)
+                else least($2::date - 1, sst.through - 1) end as re,
+           greatest($1::date, case when $4::time is null then sst.through else least(sst.through, $2::date) end)
              ::timestamp at time zone $3 as raw_from,
            (case when $4::time is null then ($2::date + 1)::timestamp else $2::date + $4::time end)
              at time zone $3 as raw_to
-      from st)`;
-const RAW = "occurred_at >= b.raw_from and occurred_at < b.raw_to";
+      from sst)`;
+const SESSION_RAW = "occurred_at >= sb.raw_from and occurred_at < sb.raw_to";
 
 export interface EngagementTotals {
   /** Visits: sessions, one per browser session and local day. */
@@ -93,23 +96,27 @@ export async function engagementTotals(
   until: string | null = null,
 ): Promise<EngagementTotals> {
   const rows = await db.query<EngagementTotals>(
-    `with ${SPLIT},
+    `with ${SESSION_SPLIT}, ${splitWith("$4::time")},
      rv as (
-       select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, b where ${RAW} group by 1, 2),
-     rc as (select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, b where ${RAW} and session_id <> ''),
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, sb where ${SESSION_RAW} group by 1, 2),
+     rc as (
+       select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, sb where ${SESSION_RAW} and session_id <> ''),
      raw as (
-       select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces,
-              coalesce(sum(rv.n), 0) as views
+       select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces
          from rv left join rc on rc.day = rv.day and rc.sid = rv.sid),
      rolled as (
-       select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces,
-              coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
+       select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
+         from daily_engagement, sb where day between sb.s and sb.re),
+     -- Page views and visible time: the roll-ups up to the watermark instant, the raw rows after it.
+     added as (
+       select coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
          from daily_engagement, b where day between b.s and b.re)
      select (rolled.sessions + raw.sessions)::int as sessions, (rolled.bounces + raw.bounces)::int as bounces,
-            (rolled.views + raw.views)::int as "pageViews",
-            (rolled.ms + (select coalesce(sum(engaged_ms), 0) from engagements, b where ${RAW}))::float8
-              as "engagedMs"
-       from rolled, raw`,
+            (added.views + (select count(*) from visits, b where ${AFTER_WATERMARK("occurred_at")}))::int
+              as "pageViews",
+            (added.ms + (select coalesce(sum(engaged_ms), 0) from engagements, b
+                          where ${AFTER_WATERMARK("occurred_at")}))::float8 as "engagedMs"
+       from rolled, raw, added`,
     [range.start, range.end, tz, until],
   );
   return rows[0];
@@ -130,14 +137,18 @@ export async function pageEngagement(
   limit: number,
 ): Promise<PageEngagement[]> {
   return await db.query<PageEngagement>(
-    `with ${SPLIT}
+    `with ${splitWith("null")}
      select page, sum(views)::int as views, sum(ms)::float8 as "engagedMs" from (
-       select source as page, count(*) as views, 0 as ms from visits, b where ${RAW} group by 1
+       select source as page, count(*) as views, 0 as ms from visits, b where ${
+      AFTER_WATERMARK("occurred_at")
+    } group by 1
        union all
-       select source, 0, sum(engaged_ms) from engagements, b where ${RAW} group by 1
+       select source, 0, sum(engaged_ms) from engagements, b where ${
+      AFTER_WATERMARK("occurred_at")
+    } group by 1
        union all
        select page, views, engaged_ms from daily_page_engagement, b where day between b.s and b.re
-     ) t group by page having sum(views) > 0 order by views desc, page asc limit $5`,
-    [range.start, range.end, tz, null, limit],
+     ) t group by page having sum(views) > 0 order by views desc, page asc limit $4`,
+    [range.start, range.end, tz, limit],
   );
 }

@@ -10,6 +10,7 @@ import { setPurgedThrough } from "../db/rollups.ts";
 import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
 import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
 import { forgetClickKeysBefore } from "../db/session_keys.ts";
+import { forgetHoursBefore } from "../db/hourly.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -37,8 +38,8 @@ export interface RawEventsReport {
 
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
- * raw rows before the local midnight `retentionDays` days ago, with the visitor bits and the filter roll-ups of
- * those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
+ * raw rows before the local midnight `retentionDays` days ago, with the visitor bits, the filter roll-ups and the
+ * hourly totals of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
  * all or nothing.
  */
 export async function purgeRawEvents(
@@ -58,6 +59,7 @@ export async function purgeRawEvents(
   purged.visitorKeys = await forgetVisitorDaysBefore(tx, firstKept);
   await forgetFilterRollupsBefore(tx, firstKept);
   await forgetClickKeysBefore(tx, firstKept);
+  await forgetHoursBefore(tx, boundary);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }

@@ -18,6 +18,7 @@ import {
 } from "../db/rollups.ts";
 import { rollUpVisitors } from "../db/unique_visitors.ts";
 import { rollUpEngagement } from "../db/engagement.ts";
+import { rollUpHourly } from "../db/hourly.ts";
 import { rollUpFilterEngagement } from "../db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../db/filter_ranks.ts";
 import { rollUpFilterPageEngagement } from "../db/filter_page_engagement.ts";
@@ -83,6 +84,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.channelRows = await rollUpActions("channel", tx, from, until, timeZone);
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
+    await rollUpHourly(tx, from, until, timeZone);
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter

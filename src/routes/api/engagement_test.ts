@@ -36,7 +36,7 @@ const engaged = (t: TestApp, sessionId: string, source: string, engagedMs: numbe
  * 4 visits, 5 page views, 2 bounces (50%), 1.25 → 1.3 pages per visit, 112 s ÷ 4 = 28 s per visit;
  * /pt-br 3 views and 60 s (20 s per view), /pt-br/clientes 2 views and 52 s (26 s).
  */
-async function seedVisits(t: TestApp, afterD = async () => {}) {
+async function seedVisits(t: TestApp) {
   await at("2026-11-20T10:00:00", () => view(t, "s-a", "/pt-br"));
   await at("2026-11-20T10:02:00", () => engaged(t, "s-a", "/pt-br", 30_000));
   await at("2026-11-20T10:02:01", () => view(t, "s-a", "/pt-br/clientes"));
@@ -54,7 +54,6 @@ async function seedVisits(t: TestApp, afterD = async () => {}) {
     }));
   await at("2026-11-20T12:00:20", () => engaged(t, "s-c", "/pt-br", 20_000));
   await at("2026-11-21T09:00:00", () => view(t, "s-d", "/pt-br/clientes"));
-  await afterD();
   await at("2026-11-21T09:00:07", () => engaged(t, "s-d", "/pt-br/clientes", 7_000));
 }
 
@@ -110,10 +109,12 @@ appTest("engagement: visits, bounces, pages per visit and durations, exact from 
 
 appTest("engagement: the same figures rolled up, and split by a watermark inside a visit", async (t) => {
   await seedAdmin(t.db);
-  // The roll-up runs while D's visit is under way (its page view rolled up, its beacon not yet).
-  await seedVisits(t, async () => {
-    assert.ok(await runRollups(t.db, "America/Sao_Paulo", sp("2026-11-21T09:05:00")));
-  });
+  // The watermark falls inside D's visit: its page view (09:00:00) rolled up, its beacon (09:00:07) not yet.
+  // (The job rolls up to two minutes before it runs, services/rollups.ts ROLLUP_GRACE_MS.)
+  await seedVisits(t);
+  assert.ok(await runRollups(t.db, "America/Sao_Paulo", sp("2026-11-21T09:02:03")));
+  const [{ until }] = await t.db.query<{ until: Date }>("select until from rollup_state");
+  assert.equal(new Date(until).getTime(), sp("2026-11-21T09:00:03").getTime());
   const cookie = await signIn(t);
   clock = sp("2026-11-21T09:10:00");
   assert.deepEqual((await read(t, cookie)).summary.current, EXPECTED);
