@@ -7,12 +7,17 @@
 // the first day not final yet, the watermark's day up to the watermark). Page views and visible time add up
 // across any instant, so they are read as the other reports are: the roll-ups up to the watermark and the raw
 // rows after it (dashboard_queries.ts splitWith). A day's visits and bounces cannot be added up from two
-// halves split at an instant (a session with page views on both sides would count twice), so they come from
-// the roll-ups of the final days only (before the watermark's day) and from the raw rows from the local
-// midnight of the watermark's day on: at most about a day of raw rows, read through the occurred_at index.
+// halves split at an instant (a session with page views on both sides would count twice), so:
+// - without a cut, the watermark's day's row (up to the watermark) is corrected by the sessions of the raw rows
+//   after the watermark, each looked up in open_day_sessions (that day's sessions up to the watermark, written
+//   by the same run): a session seen before adds no visit, a bounce that goes on stops being one. The raw rows
+//   read are the few minutes after the watermark, however busy the day.
+// - with a cut (a comparison's last day, up to a time of day), the roll-ups of the final days before the cut
+//   day and the raw rows from the local midnight of the cut day (or of the watermark's day, if earlier) on.
+// Until the first run after migration 00032 has filled open_day_sessions, the first form is not used.
 import type { Queryable } from "./client.ts";
 import { type DayRange, RAW as AFTER_WATERMARK, splitWith } from "./dashboard_queries.ts";
-import { LOCAL_DAY, SPAN } from "./rollups.ts";
+import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 
 // A page view without a session id (browser storage disabled) is a visit of its own.
 const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
@@ -59,6 +64,37 @@ export async function rollUpEngagement(
   return rows[0].n;
 }
 
+/**
+ * Rewrites open_day_sessions (migrations/00032): the sessions of `until`'s local day up to `until`, with their page
+ * views and whether they clicked (a session that only clicked has 0 views). `from` is not used: the rows of the
+ * days before are not needed once those days are final.
+ */
+export async function rollUpOpenDaySessions(
+  db: Queryable,
+  _from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from open_day_sessions");
+  // $1 the run's end, $2 the time zone: the events from the local midnight of $1's day to $1.
+  const open =
+    `occurred_at >= ((($1::timestamptz at time zone $2)::date)::timestamp at time zone $2) and occurred_at < $1`;
+  const day = "(occurred_at at time zone $2)::date";
+  const rows = await db.query<{ n: number }>(
+    `with ins as (
+       insert into open_day_sessions (day, session, views, clicked)
+       select day, sid, coalesce(v.n, 0), c.sid is not null
+         from (select ${day} as day, ${SESSION} as sid, count(*) as n from visits where ${open} group by 1, 2) v
+         full join (
+           select distinct ${day} as day, session_id as sid from clicks where ${open} and session_id <> ''
+         ) c using (day, sid)
+       returning 1)
+     select count(*)::int as n from ins`,
+    [until, tz],
+  );
+  return rows[0].n;
+}
+
 // The split for visits and bounces, as CTE `sb` ($1 start, $2 end, $3 time zone, $4 a local time of day or
 // null): roll-up days sb.s..sb.re (final days only), raw rows from sb.raw_from to sb.raw_to. With a cut, only the
 // events of day $2 before that time count, so that day comes from the raw rows.
@@ -74,6 +110,55 @@ const SESSION_SPLIT =
              at time zone $3 as raw_to
       from sst)`;
 const SESSION_RAW = "occurred_at >= sb.raw_from and occurred_at < sb.raw_to";
+
+/** Visits and bounces as CTEs `rolled` and `raw` (needs SESSION_SPLIT): final days rolled up, the rest raw. */
+const SESSIONS_FROM_MIDNIGHT = `rv as (
+    select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, sb where ${SESSION_RAW} group by 1, 2),
+  rc as (
+    select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, sb where ${SESSION_RAW} and session_id <> ''),
+  raw as (
+    select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces
+      from rv left join rc on rc.day = rv.day and rc.sid = rv.sid),
+  rolled as (
+    select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
+      from daily_engagement, sb where day between sb.s and sb.re)`;
+
+// The range split at the watermark instant for visits and bounces, as CTE `wb` (no cut): days wb.s..wb.re from
+// daily_engagement (the watermark's day up to the watermark), raw rows from wb.raw_from to wb.raw_to.
+const SPLIT_AT_WATERMARK = `wst as (
+    select coalesce(r.through, '-infinity'::date) as through,
+           coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until
+      from (select 1) one left join rollup_state r on true),
+  wb as (
+    select $1::date as s, least($2::date, wst.through) as re,
+           greatest(wst.until, $1::date::timestamp at time zone $3) as raw_from,
+           ($2::date + 1)::timestamp at time zone $3 as raw_to
+      from wst)`;
+const WATERMARK_RAW = "occurred_at >= wb.raw_from and occurred_at < wb.raw_to";
+
+/**
+ * Visits and bounces as CTEs `rolled` and `raw` (needs SPLIT_AT_WATERMARK): the roll-up rows up to the watermark,
+ * and what the sessions of the raw rows after it change, each session's part before the watermark (on the
+ * watermark's day) read from open_day_sessions: a visit when it had no page view before; a bounce is one page
+ * view and no click in all, so one that was a bounce and goes on stops being one, and one that starts now may be.
+ */
+const SESSIONS_AFTER_WATERMARK = `rv as (
+    select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, wb where ${WATERMARK_RAW} group by 1, 2),
+  rc as (
+    select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, wb where ${WATERMARK_RAW} and session_id <> ''),
+  after as (
+    select coalesce(o.views, 0) as pre_n, coalesce(o.clicked, false) as pre_c, coalesce(x.n, 0) as post_n,
+           x.clicked as post_c
+      from (select day, sid, rv.n, rc.sid is not null as clicked from rv full join rc using (day, sid)) x
+      left join open_day_sessions o on o.day = x.day and o.session = x.sid),
+  raw as (
+    select count(*) filter (where pre_n = 0 and post_n > 0) as sessions,
+           count(*) filter (where pre_n + post_n = 1 and not (pre_c or post_c)) -
+             count(*) filter (where pre_n = 1 and not pre_c) as bounces
+      from after),
+  rolled as (
+    select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
+      from daily_engagement, wb where day between wb.s and wb.re)`;
 
 export interface EngagementTotals {
   /** Visits: sessions, one per browser session and local day. */
@@ -95,18 +180,14 @@ export async function engagementTotals(
   tz: string,
   until: string | null = null,
 ): Promise<EngagementTotals> {
+  const incremental = until === null && !(await backfillPending(db, "open_day_sessions_backfill"));
   const rows = await db.query<EngagementTotals>(
-    `with ${SESSION_SPLIT}, ${splitWith("$4::time")},
-     rv as (
-       select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, sb where ${SESSION_RAW} group by 1, 2),
-     rc as (
-       select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, sb where ${SESSION_RAW} and session_id <> ''),
-     raw as (
-       select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces
-         from rv left join rc on rc.day = rv.day and rc.sid = rv.sid),
-     rolled as (
-       select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
-         from daily_engagement, sb where day between sb.s and sb.re),
+    `with ${
+      incremental
+        ? `${SPLIT_AT_WATERMARK}, ${SESSIONS_AFTER_WATERMARK}`
+        : `${SESSION_SPLIT}, ${SESSIONS_FROM_MIDNIGHT}`
+    },
+     ${splitWith("$4::time")},
      -- Page views and visible time: the roll-ups up to the watermark instant, the raw rows after it.
      added as (
        select coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
