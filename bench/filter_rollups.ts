@@ -1,5 +1,5 @@
-// What the roll-ups per filter value (migrations/00022, docs/ANALYTICS.md "Filters") add to the roll-up job:
-// on a seeded PostgreSQL schema (testing/seed.ts), times each roll-up step over one day (yesterday, a whole
+// What the roll-ups per filter value (migrations/00022, docs/ANALYTICS.md "Filters"), the hourly totals (00031)
+// and the watermark's day's sessions (00032) add to the roll-up job: on a seeded PostgreSQL schema (testing/seed.ts), times each roll-up step over one day (yesterday, a whole
 // day of rows, as the job rewrites the watermark's day on every run) and over today so far, each inside a
 // transaction that is rolled back, RUNS times; prints p50 per step and the load average.
 //   DATABASE_URL=postgres://… deno run -A bench/filter_rollups.ts --schema seeded [--runs 5] [--skip visitor_days]
@@ -7,7 +7,8 @@ import { parseArgs } from "node:util";
 import { openDb, type Queryable } from "../src/db/client.ts";
 import { rollUpTotals, rollUpVisitRanks, roomForRollups } from "../src/db/rollups.ts";
 import { rollUpVisitors } from "../src/db/unique_visitors.ts";
-import { rollUpEngagement } from "../src/db/engagement.ts";
+import { rollUpEngagement, rollUpOpenDaySessions } from "../src/db/engagement.ts";
+import { rollUpHourly } from "../src/db/hourly.ts";
 import { rollUpFilterEngagement } from "../src/db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../src/db/filter_ranks.ts";
 import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
@@ -29,6 +30,8 @@ const steps: [string, (tx: Queryable, from: string, until: Date) => Promise<unkn
   ["daily_visit_ranks", (tx, f, u) => rollUpVisitRanks(tx, f, u, TZ)],
   ["visitor_days / visitor_spans", (tx, f, u) => rollUpVisitors(tx, f, u, TZ)],
   ["daily_engagement", (tx, f, u) => rollUpEngagement(tx, f, u, TZ)],
+  ["hourly_totals (00031)", (tx, f, u) => rollUpHourly(tx, f, u, TZ)],
+  ["open_day_sessions (00032)", (tx, f, u) => rollUpOpenDaySessions(tx, f, u, TZ)],
   ["daily_filter_engagement (00022)", (tx, f, u) => rollUpFilterEngagement(tx, f, u, TZ)],
   ["daily_filter_visit_ranks (00022)", (tx, f, u) => rollUpFilterRanks(tx, f, u, TZ)],
 ];
