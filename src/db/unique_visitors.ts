@@ -30,6 +30,7 @@
 // PGlite and PostgreSQL 15 both have.
 import { EXACT_VISITOR_DAYS, LINK_WINDOW_DAYS } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
+import { dayVisitorsBeforeCut } from "./day_first_visits.ts";
 import { type DayRange, RAW, ROLLED, splitWith } from "./dashboard_queries.ts";
 
 /** SQL: a bigint with bits lo..hi set (0-based, inclusive); 0 when lo > hi. */
@@ -164,6 +165,11 @@ export async function visitorTotals(
   tz: string,
   until: string | null = null,
 ): Promise<VisitorTotals> {
+  // One day up to a time of day ("Hoje"'s comparison): from that day's first visits (db/day_first_visits.ts).
+  if (until !== null && range.start === range.end) {
+    const day = await dayVisitorsBeforeCut(db, range.start, tz, until);
+    if (day) return { ...day, approximate: false };
+  }
   const rows = await db.query<VisitorTotals>(
     `with ${splitWith("$4")},
      -- The period's rolled-up unpurged days [first_day, last_day] (last_day < first_day when there are none).

@@ -11,6 +11,7 @@ import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
 import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
 import { forgetClickKeysBefore } from "../db/session_keys.ts";
 import { forgetHoursBefore } from "../db/hourly.ts";
+import { forgetFirstVisitsBefore } from "../db/day_first_visits.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -38,8 +39,8 @@ export interface RawEventsReport {
 
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
- * raw rows before the local midnight `retentionDays` days ago, with the visitor bits, the filter roll-ups and the
- * hourly totals of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
+ * raw rows before the local midnight `retentionDays` days ago, with the visitor bits, the filter roll-ups, the
+ * hourly totals and the first visits of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
  * all or nothing.
  */
 export async function purgeRawEvents(
@@ -60,6 +61,7 @@ export async function purgeRawEvents(
   await forgetFilterRollupsBefore(tx, firstKept);
   await forgetClickKeysBefore(tx, firstKept);
   await forgetHoursBefore(tx, boundary);
+  await forgetFirstVisitsBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }
