@@ -95,6 +95,52 @@ export async function rollUpOpenDaySessions(
   return rows[0].n;
 }
 
+/**
+ * Rewrites daily_session_seconds (migrations/00034) from `from` on with the events from from's local midnight to
+ * `until`: per day, the sorted seconds (since the local midnight, rounded down) at which its sessions had their
+ * first page view, and at which those that did not stay a bounce stopped being one.
+ */
+export async function rollUpSessionSeconds(
+  db: Queryable,
+  from: string,
+  until: Date,
+  tz: string,
+): Promise<number> {
+  await db.query("delete from daily_session_seconds where day >= $1::date", [from]);
+  const second = (t: string) => `floor(extract(epoch from ${t} - (day::timestamp at time zone $3)))::int`;
+  const rows = await db.query<{ n: number }>(
+    `with v as (
+       select ${LOCAL_DAY} as day, ${SESSION} as sid, occurred_at,
+              row_number() over (partition by ${LOCAL_DAY}, ${SESSION} order by occurred_at) as rn
+         from visits where ${SPAN}),
+     firsts as (
+       select day, sid, min(occurred_at) filter (where rn = 1) as first, min(occurred_at) filter (where rn = 2) as second
+         from v where rn <= 2 group by 1, 2),
+     c as (
+       select ${LOCAL_DAY} as day, session_id as sid, min(occurred_at) as click from clicks
+        where ${SPAN} and session_id <> '' group by 1, 2),
+     s as (
+       select f.day, f.first,
+              case when coalesce(f.second, c.click) is not null then greatest(f.first, least(f.second, c.click)) end
+                as settle
+         from firsts f left join c on c.day = f.day and c.sid = f.sid),
+     ins as (
+       insert into daily_session_seconds (day, starts, settles)
+       select day, array_agg(${second("first")} order by first),
+              coalesce(array_agg(${second("settle")} order by settle) filter (where settle is not null), '{}')
+         from s group by day
+       returning 1)
+     select count(*)::int as n from ins`,
+    [from, until, tz],
+  );
+  return rows[0].n;
+}
+
+/** Forgets the days before `day` (retention: their raw rows are gone). */
+export async function forgetSessionSecondsBefore(db: Queryable, day: string): Promise<void> {
+  await db.query("delete from daily_session_seconds where day < $1::date", [day]);
+}
+
 // The split for visits and bounces, as CTE `sb` ($1 start, $2 end, $3 time zone, $4 a local time of day or
 // null): roll-up days sb.s..sb.re (final days only), raw rows from sb.raw_from to sb.raw_to. With a cut, only the
 // events of day $2 before that time count, so that day comes from the raw rows.
@@ -180,6 +226,10 @@ export async function engagementTotals(
   tz: string,
   until: string | null = null,
 ): Promise<EngagementTotals> {
+  if (until !== null) {
+    const cut = await engagementBeforeCut(db, range, tz, until);
+    if (cut) return cut;
+  }
   const incremental = until === null && !(await backfillPending(db, "open_day_sessions_backfill"));
   const rows = await db.query<EngagementTotals>(
     `with ${
@@ -201,6 +251,51 @@ export async function engagementTotals(
     [range.start, range.end, tz, until],
   );
   return rows[0];
+}
+
+/**
+ * engagementTotals with a cut, when the roll-ups can answer: the days before the cut day from daily_engagement
+ * (final, since the watermark has passed the cut), the cut day's visits and bounces from its session seconds
+ * (those that started before the cut, minus those that settled before it), page views and visible time from
+ * the roll-ups up to the watermark and the raw rows after it (splitWith). Null when the cut day has no row yet,
+ * the watermark has not passed the cut, or the day's raw rows are purged.
+ */
+async function engagementBeforeCut(
+  db: Queryable,
+  range: DayRange,
+  tz: string,
+  until: string,
+): Promise<EngagementTotals | null> {
+  const rows = await db.query<EngagementTotals & { ok: boolean }>(
+    `with ${splitWith("$4::time")},
+     t as (
+       select extract(epoch from ($2::date + $4::time)::timestamp at time zone $3 - $2::date::timestamp at time zone $3)
+                as below,
+              ($2::date + $4::time)::timestamp at time zone $3 as cut),
+     wm as (
+       select coalesce((select until from rollup_state), '-infinity') as until,
+              coalesce((select purged_through from rollup_state), '-infinity'::date) as purged),
+     cut_day as (
+       select (select count(*) from unnest(d.starts) x where x < t.below) as sessions,
+              (select count(*) from unnest(d.settles) x where x < t.below) as settled
+         from daily_session_seconds d, t where d.day = $2::date),
+     rolled as (
+       select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces,
+              coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
+         from daily_engagement, b where day between b.s and b.re and day < $2::date)
+     select (rolled.sessions + coalesce(cut_day.sessions, 0))::int as sessions,
+            (rolled.bounces + coalesce(cut_day.sessions - cut_day.settled, 0))::int as bounces,
+            (rolled.views + (select count(*) from visits, b where ${AFTER_WATERMARK("occurred_at")}))::int
+              as "pageViews",
+            (rolled.ms + (select coalesce(sum(engaged_ms), 0) from engagements, b
+                           where ${AFTER_WATERMARK("occurred_at")}))::float8 as "engagedMs",
+            (select count(*) from cut_day) = 1 and wm.until > t.cut and wm.purged < $2::date
+              and not exists (select 1 from daily_session_seconds_backfill) as ok
+       from rolled, t, wm left join cut_day on true`,
+    [range.start, range.end, tz, until],
+  );
+  const { ok, ...totals } = rows[0];
+  return ok ? totals : null;
 }
 
 export interface PageEngagement {

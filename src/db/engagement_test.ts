@@ -1,4 +1,5 @@
-// Visits and bounces split at the watermark (db/engagement.ts, migrations/00032): wherever the roll-up job's
+// Visits and bounces split at the watermark (db/engagement.ts, migrations/00032) and up to a cut (00034): wherever
+// the roll-up job's
 // watermark falls, with sessions running across it, clicks on either side of it, sessions that only click and
 // page views without a session, every period's figures are those counted from the raw rows alone.
 import assert from "node:assert/strict";
@@ -45,6 +46,9 @@ async function seedDays(db: Db): Promise<void> {
     clicks.push([new Date(dayStart + Math.floor(next() * 2 * 86_400_000)), `c${s}`]);
   }
   for (let s = 0; s < 15; s++) visits.push([new Date(dayStart + Math.floor(next() * 2 * 86_400_000)), ""]);
+  // A click half a second before a cut (15:30:00 on the 20th) and the session's first page view half a second after.
+  clicks.push([new Date(sp("2026-11-20T15:29:59").getTime() + 500), "edge"]);
+  visits.push([new Date(sp("2026-11-20T15:30:00").getTime() + 500), "edge"]);
   for (const [at, session] of visits) {
     await db.query(
       "insert into visits (occurred_at, visitor_key, source, session_id) values ($1, $2, '/pt-br', $3)",
@@ -100,6 +104,8 @@ dbTest("engagement: visits and bounces with the watermark anywhere are the raw r
     ["2026-11-21", "2026-11-22", null],
     ["2026-11-20", "2026-11-20", "15:30:00"],
     ["2026-11-21", "2026-11-21", "08:00:00"],
+    ["2026-11-20", "2026-11-21", "12:00:00"],
+    ["2026-11-21", "2026-11-21", "16:38:01"],
   ];
   const truth = await Promise.all(periods.map(([s, e, cut]) => fromRawRows(db, s, e, cut)));
   assert.ok(truth[1].sessions > 300 && truth[1].bounces > 30, JSON.stringify(truth[1]));
@@ -154,5 +160,25 @@ dbTest(
     // The old bounce went on (one fewer), the new session is one.
     assert.equal(later.bounces, after.bounces);
     assert.equal(later.pageViews, after.pageViews + 2);
+  },
+);
+
+dbTest(
+  "engagement: a day up to a time is read from its session seconds once the watermark has passed it",
+  async (db) => {
+    await seedDays(db);
+    const period = { start: "2026-11-20", end: "2026-11-20" };
+    const truth = await fromRawRows(db, "2026-11-20", "2026-11-20", "15:30:00");
+    assert.ok(await runRollups(db, TZ, sp("2026-11-21T11:02:07")));
+    const [row] = await db.query<{ starts: number[]; settles: number[] }>(
+      "select starts, settles from daily_session_seconds where day = '2026-11-20'",
+    );
+    assert.equal(row.starts.length, (await fromRawRows(db, "2026-11-20", "2026-11-20", null)).sessions);
+    assert.deepEqual(row.starts, [...row.starts].sort((a, b) => a - b));
+    assert.deepEqual(await engagementTotals(db, period, TZ, "15:30:00"), truth);
+    // What answers is the row: a session moved before the cut shows as one more visit, and a bounce.
+    await db.query("update daily_session_seconds set starts = array[0] || starts where day = '2026-11-20'");
+    const spoiled = await engagementTotals(db, period, TZ, "15:30:00");
+    assert.deepEqual([spoiled.sessions, spoiled.bounces], [truth.sessions + 1, truth.bounces + 1]);
   },
 );

@@ -12,6 +12,7 @@ import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
 import { forgetClickKeysBefore } from "../db/session_keys.ts";
 import { forgetHoursBefore } from "../db/hourly.ts";
 import { forgetFirstVisitsBefore } from "../db/day_first_visits.ts";
+import { forgetSessionSecondsBefore } from "../db/engagement.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -40,7 +41,7 @@ export interface RawEventsReport {
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
  * raw rows before the local midnight `retentionDays` days ago, with the visitor bits, the filter roll-ups, the
- * hourly totals and the first visits of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
+ * hourly totals, the first visits and the session seconds of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
  * all or nothing.
  */
 export async function purgeRawEvents(
@@ -62,6 +63,7 @@ export async function purgeRawEvents(
   await forgetClickKeysBefore(tx, firstKept);
   await forgetHoursBefore(tx, boundary);
   await forgetFirstVisitsBefore(tx, firstKept);
+  await forgetSessionSecondsBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }
