@@ -1,13 +1,16 @@
-// What the roll-ups per filter value (migrations/00022, docs/ANALYTICS.md "Filters"), the hourly totals (00031)
-// and the watermark's day's sessions (00032) add to the roll-up job: on a seeded PostgreSQL schema (testing/seed.ts), times each roll-up step over one day (yesterday, a whole
-// day of rows, as the job rewrites the watermark's day on every run) and over today so far, each inside a
-// transaction that is rolled back, RUNS times; prints p50 per step and the load average.
+// What the roll-ups per filter value (migrations/00022, docs/ANALYTICS.md "Filters"), the hourly totals
+// (00031), the watermark's day's sessions (00032), the first visits (00033) and the session seconds (00034)
+// add to the roll-up job: on a seeded PostgreSQL schema (testing/seed.ts), times each roll-up step over one
+// day (yesterday, a whole day of rows, as the job rewrites the watermark's day on every run) and over today
+// so far, each inside a transaction that is rolled back, RUNS times; prints p50 per step and the load
+// average.
 //   DATABASE_URL=postgres://… deno run -A bench/filter_rollups.ts --schema seeded [--runs 5] [--skip visitor_days]
 import { parseArgs } from "node:util";
 import { openDb, type Queryable } from "../src/db/client.ts";
 import { rollUpTotals, rollUpVisitRanks, roomForRollups } from "../src/db/rollups.ts";
 import { rollUpVisitors } from "../src/db/unique_visitors.ts";
-import { rollUpEngagement, rollUpOpenDaySessions } from "../src/db/engagement.ts";
+import { rollUpEngagement, rollUpOpenDaySessions, rollUpSessionSeconds } from "../src/db/engagement.ts";
+import { rollUpFirstVisits } from "../src/db/day_first_visits.ts";
 import { rollUpHourly } from "../src/db/hourly.ts";
 import { rollUpFilterEngagement } from "../src/db/filter_engagement.ts";
 import { rollUpFilterRanks } from "../src/db/filter_ranks.ts";
@@ -32,6 +35,8 @@ const steps: [string, (tx: Queryable, from: string, until: Date) => Promise<unkn
   ["daily_engagement", (tx, f, u) => rollUpEngagement(tx, f, u, TZ)],
   ["hourly_totals (00031)", (tx, f, u) => rollUpHourly(tx, f, u, TZ)],
   ["open_day_sessions (00032)", (tx, f, u) => rollUpOpenDaySessions(tx, f, u, TZ)],
+  ["daily_first_visits (00033)", (tx, f, u) => rollUpFirstVisits(tx, f, u, TZ)],
+  ["daily_session_seconds (00034)", (tx, f, u) => rollUpSessionSeconds(tx, f, u, TZ)],
   ["daily_filter_engagement (00022)", (tx, f, u) => rollUpFilterEngagement(tx, f, u, TZ)],
   ["daily_filter_visit_ranks (00022)", (tx, f, u) => rollUpFilterRanks(tx, f, u, TZ)],
 ];
