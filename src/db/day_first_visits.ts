@@ -6,6 +6,7 @@
 // T exactly when its first second is below T, so the count is the array's elements below it.
 import type { Queryable } from "./client.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
+import { BEFORE_CUT } from "./hourly.ts";
 
 /** Rewrites daily_first_visits from `from` on with the page views from from's local midnight to `until`. */
 export async function rollUpFirstVisits(
@@ -54,10 +55,10 @@ export async function dayVisitorsBeforeCut(
               coalesce((select purged_through from rollup_state), '-infinity'::date) as purged)
      select (select count(*) from daily_first_visits f, unnest(f.seconds) s, t
               where f.day = $1::date and s < extract(epoch from t.cut - t.midnight))::int as "uniqueVisitors",
-            (select count(*) from visits, t where occurred_at >= t.midnight and occurred_at < t.cut)::int as visits,
+            cut_day.views::int as visits,
             exists (select 1 from daily_first_visits where day = $1::date) and st.until >= t.cut
               and st.purged < $1::date and not exists (select 1 from daily_first_visits_backfill) as ok
-       from t, st`,
+       from t, st, ${BEFORE_CUT("$1::date", "($1::date + $3::time)::timestamp at time zone $2", "$2")}`,
     [day, tz, cut],
   );
   const row = rows[0];

@@ -18,6 +18,7 @@
 import type { Queryable } from "./client.ts";
 import { type DayRange, RAW as AFTER_WATERMARK, splitWith } from "./dashboard_queries.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
+import { BEFORE_CUT } from "./hourly.ts";
 
 // A page view without a session id (browser storage disabled) is a visit of its own.
 const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
@@ -256,9 +257,9 @@ export async function engagementTotals(
 /**
  * engagementTotals with a cut, when the roll-ups can answer: the days before the cut day from daily_engagement
  * (final, since the watermark has passed the cut), the cut day's visits and bounces from its session seconds
- * (those that started before the cut, minus those that settled before it), page views and visible time from
- * the roll-ups up to the watermark and the raw rows after it (splitWith). Null when the cut day has no row yet,
- * the watermark has not passed the cut, or the day's raw rows are purged.
+ * (those that started before the cut, minus those that settled before it) and its page views and visible time
+ * from its hours (db/hourly.ts BEFORE_CUT). Null when the cut day has no row yet, the watermark has not passed the
+ * cut, or the day's raw rows are purged.
  */
 async function engagementBeforeCut(
   db: Queryable,
@@ -267,31 +268,29 @@ async function engagementBeforeCut(
   until: string,
 ): Promise<EngagementTotals | null> {
   const rows = await db.query<EngagementTotals & { ok: boolean }>(
-    `with ${splitWith("$4::time")},
-     t as (
+    `with t as (
        select extract(epoch from ($2::date + $4::time)::timestamp at time zone $3 - $2::date::timestamp at time zone $3)
                 as below,
               ($2::date + $4::time)::timestamp at time zone $3 as cut),
      wm as (
        select coalesce((select until from rollup_state), '-infinity') as until,
               coalesce((select purged_through from rollup_state), '-infinity'::date) as purged),
-     cut_day as (
+     cut_seconds as (
        select (select count(*) from unnest(d.starts) x where x < t.below) as sessions,
               (select count(*) from unnest(d.settles) x where x < t.below) as settled
          from daily_session_seconds d, t where d.day = $2::date),
      rolled as (
        select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces,
               coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
-         from daily_engagement, b where day between b.s and b.re and day < $2::date)
-     select (rolled.sessions + coalesce(cut_day.sessions, 0))::int as sessions,
-            (rolled.bounces + coalesce(cut_day.sessions - cut_day.settled, 0))::int as bounces,
-            (rolled.views + (select count(*) from visits, b where ${AFTER_WATERMARK("occurred_at")}))::int
-              as "pageViews",
-            (rolled.ms + (select coalesce(sum(engaged_ms), 0) from engagements, b
-                           where ${AFTER_WATERMARK("occurred_at")}))::float8 as "engagedMs",
-            (select count(*) from cut_day) = 1 and wm.until > t.cut and wm.purged < $2::date
+         from daily_engagement where day between $1::date and $2::date - 1)
+     select (rolled.sessions + coalesce(cut_seconds.sessions, 0))::int as sessions,
+            (rolled.bounces + coalesce(cut_seconds.sessions - cut_seconds.settled, 0))::int as bounces,
+            (rolled.views + cut_day.views)::int as "pageViews",
+            (rolled.ms + cut_day.ms)::float8 as "engagedMs",
+            (select count(*) from cut_seconds) = 1 and wm.until > t.cut and wm.purged < $2::date
               and not exists (select 1 from daily_session_seconds_backfill) as ok
-       from rolled, t, wm left join cut_day on true`,
+       from rolled, t, wm left join cut_seconds on true,
+            ${BEFORE_CUT("$2::date", "($2::date + $4::time)::timestamp at time zone $3", "$3")}`,
     [range.start, range.end, tz, until],
   );
   const { ok, ...totals } = rows[0];

@@ -2,8 +2,8 @@
 // from the day's local midnight, so a day with a clock change in ANALYTICS_TZ has 23 or 25 of them (or 23.5 /
 // 24.5: the last one is cut at the next midnight) and every event falls in exactly one.
 //
-// The roll-up job writes hourly_totals (migrations/00031): every whole hour that ended before its watermark,
-// with its distinct visitors and clicks. The chart reads those rows and the raw rows of the hours without one
+// The roll-up job writes hourly_totals (migrations/00031, 00035): every whole hour that ended before its
+// watermark, with its distinct visitors, clicks, page views and visible time. The chart reads those rows and the raw rows of the hours without one
 // (the hour under way and the minutes after the watermark; the days rolled up before the migration), all in one
 // statement, so the raw rows it reads are at most about an hour's, however busy the day. A visitor counts once
 // per hour, so an hour is read whole from one side or the other, never split. Leads come from their table.
@@ -43,20 +43,49 @@ export async function rollUpHourly(db: Queryable, from: string, until: Date, tz:
         where ${midnightOf("d::date")} + make_interval(hours => i + 1) <= least($2, ${
       midnightOf("(d::date + 1)")
     })),
-     v as (select ${ROW_HOUR} as start, count(distinct visitor_key) as n from visits where ${SPAN} group by 1),
+     v as (select ${ROW_HOUR} as start, count(distinct visitor_key) as n, count(*) as views from visits where ${SPAN} group by 1),
+     e as (select ${ROW_HOUR} as start, sum(engaged_ms) as ms from engagements where ${SPAN} group by 1),
      c as (select ${ROW_HOUR} as start, count(*) filter (where kind = 'plan') as plan,
                   count(*) filter (where kind = 'whatsapp') as wa
              from clicks where ${SPAN} group by 1),
      ins as (
-       insert into hourly_totals (hour, visitors, plan_clicks, whatsapp_clicks)
-       select hours.start, coalesce(v.n, 0), coalesce(c.plan, 0), coalesce(c.wa, 0)
-         from hours left join v using (start) left join c using (start)
+       insert into hourly_totals (hour, visitors, plan_clicks, whatsapp_clicks, page_views, engaged_ms)
+       select hours.start, coalesce(v.n, 0), coalesce(c.plan, 0), coalesce(c.wa, 0), coalesce(v.views, 0),
+              coalesce(e.ms, 0)
+         from hours left join v using (start) left join c using (start) left join e using (start)
        returning 1)
      select count(*)::int as n from ins`,
     [from, until, tz],
   );
   return rows[0].n;
 }
+
+/**
+ * SQL, a FROM item `cut_day(views, ms)`: the page views and visible time of local day `day` (a date expression)
+ * before `cut` (an instant on that day), in time zone `tz`: the day's whole hours before the hour the cut falls in
+ * from hourly_totals, that hour from the raw rows up to the cut; the raw rows from midnight when a whole hour has
+ * no figures (rolled up before migration 00035, or not yet). Page views and visible time add up across hours.
+ */
+export const BEFORE_CUT = (day: string, cut: string, tz: string) =>
+  `(with cut_at as (
+      select ${day}::timestamp at time zone ${tz} as midnight, ${cut} as cut),
+    cut_hours as (
+      select midnight, cut, floor(extract(epoch from cut - midnight) / 3600)::int as whole,
+             midnight + floor(extract(epoch from cut - midnight) / 3600) * interval '1 hour' as partial
+        from cut_at),
+    cut_rolled as (
+      select count(t.page_views) as n, coalesce(sum(t.page_views), 0) as views, coalesce(sum(t.engaged_ms), 0) as ms
+        from cut_hours h left join hourly_totals t on t.hour >= h.midnight and t.hour < h.partial),
+    cut_raw as (
+      select case when r.n = h.whole then h.partial else h.midnight end as since, h.cut,
+             case when r.n = h.whole then r.views else 0 end as views,
+             case when r.n = h.whole then r.ms else 0 end as ms
+        from cut_rolled r, cut_hours h)
+    select cut_raw.views + (select count(*) from visits where occurred_at >= cut_raw.since and occurred_at < cut_raw.cut)
+             as views,
+           cut_raw.ms + (select coalesce(sum(engaged_ms), 0) from engagements
+                          where occurred_at >= cut_raw.since and occurred_at < cut_raw.cut) as ms
+      from cut_raw) cut_day`;
 
 /** Forgets the hours before `boundary` (retention: their raw rows are gone, and the chart shows no hours then). */
 export async function forgetHoursBefore(db: Queryable, boundary: Date): Promise<void> {

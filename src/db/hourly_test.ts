@@ -12,7 +12,7 @@ import {
 import { runRollups } from "../services/rollups.ts";
 import { purgeRawEvents } from "../services/retention.ts";
 import type { Db } from "./client.ts";
-import { hourlyCounts } from "./hourly.ts";
+import { BEFORE_CUT, hourlyCounts } from "./hourly.ts";
 
 const TZ = "America/Sao_Paulo";
 
@@ -129,3 +129,52 @@ dbTest("hourly: retention forgets the hours of the days it purges", async (db) =
   const [{ first }] = await db.query<{ first: Date }>("select min(hour) as first from hourly_totals");
   assert.equal(new Date(first).getTime(), sp("2026-11-11T00:00:00").getTime());
 });
+
+dbTest(
+  "hourly: a day's page views and visible time before a cut: whole hours rolled up, the cut's hour raw",
+  async (db) => {
+    await seedDay(db);
+    for (let minute = 3; minute < 24 * 60; minute += 17) {
+      const at = new Date(sp("2026-11-10T00:00:00").getTime() + minute * 60_000);
+      await db.query(
+        "insert into engagements (occurred_at, session_id, source, engaged_ms) values ($1, 's', '/pt-br', $2)",
+        [
+          at,
+          1_000 + minute,
+        ],
+      );
+    }
+    const beforeCut = async (cut: string) =>
+      (await db.query<{ views: number; ms: number }>(
+        `select views::int, ms::float8 from ${
+          BEFORE_CUT("$1::date", "($1::date + $3::time)::timestamp at time zone $2", "$2")
+        }`,
+        ["2026-11-10", TZ, cut],
+      ))[0];
+    const fromRaw = async (cut: string) =>
+      (await db.query<{ views: number; ms: number }>(
+        `select (select count(*) from visits where occurred_at >= $1 and occurred_at < $2)::int as views,
+              (select coalesce(sum(engaged_ms), 0) from engagements where occurred_at >= $1 and occurred_at < $2)::float8 as ms`,
+        [sp("2026-11-10T00:00:00"), sp(`2026-11-10T${cut}`)],
+      ))[0];
+    const cuts = ["00:00:01", "00:59:59", "01:00:00", "09:30:00", "10:30:00", "23:59:59"];
+    for (const cut of cuts) {
+      assert.deepEqual(
+        await beforeCut(cut),
+        await fromRaw(cut),
+        `before any roll-up, ${cut}`,
+      );
+    }
+    assert.ok(await runRollups(db, TZ, sp("2026-11-11T00:05:00")));
+    for (const cut of cuts) assert.deepEqual(await beforeCut(cut), await fromRaw(cut), cut);
+    // The whole hours are read from their rows (a spoiled 09:00 shows from 10:00 on), the cut's hour from the raw rows.
+    await db.query("update hourly_totals set page_views = page_views + 5 where hour = $1", [
+      sp("2026-11-10T09:00:00"),
+    ]);
+    assert.equal((await beforeCut("10:30:00")).views, (await fromRaw("10:30:00")).views + 5);
+    assert.equal((await beforeCut("09:30:00")).views, (await fromRaw("09:30:00")).views);
+    // A whole hour without figures (rolled up before migration 00035): the day is read from the raw rows.
+    await db.query("update hourly_totals set page_views = null where hour = $1", [sp("2026-11-10T03:00:00")]);
+    assert.deepEqual(await beforeCut("10:30:00"), await fromRaw("10:30:00"));
+  },
+);

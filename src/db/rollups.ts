@@ -19,7 +19,7 @@ const DAY_TEXT = (column: string) =>
 
 /**
  * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027, 00029, 00032,
- * 00033, 00034;
+ * 00033, 00034, 00035;
  * 00028 sets four of them again): a row means the days rolled up before that migration still wait for their rows; the next
  * run writes them from the raw rows still kept, then deletes the row (services/rollups.ts). Until then, readers
  * read the raw rows.
@@ -29,6 +29,7 @@ export type BackfillFlag =
   | "open_day_sessions_backfill"
   | "daily_first_visits_backfill"
   | "daily_session_seconds_backfill"
+  | "hourly_totals_backfill"
   | "filter_engagement_backfill"
   | "filter_page_engagement_backfill"
   | "filter_visitors_backfill"

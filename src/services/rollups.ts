@@ -85,12 +85,11 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.channelRows = await rollUpActions("channel", tx, from, until, timeZone);
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
-    await rollUpHourly(tx, from, until, timeZone);
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
   // value (and pair of values, 00028), the clicks' and leads' session keys (00029) and the sessions of the watermark's
-  // day (00032), each day's first visits (00033) and session seconds (00034) roll up from `from` too; the first run after each migration starts at the
+  // day (00032), each day's first visits (00033), session seconds (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the
   // first day that still has raw rows instead (the days rolled up before it have no rows there: db/rollups.ts
   // BackfillFlag).
   const firstKept = async () =>
@@ -113,6 +112,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   await rollUpWithBackfill("engagement_backfill", rollUpEngagement);
   await rollUpWithBackfill("open_day_sessions_backfill", rollUpOpenDaySessions);
   await rollUpWithBackfill("daily_session_seconds_backfill", rollUpSessionSeconds);
+  await rollUpWithBackfill("hourly_totals_backfill", rollUpHourly);
   await rollUpWithBackfill("daily_first_visits_backfill", rollUpFirstVisits);
   await rollUpWithBackfill("filter_engagement_backfill", rollUpFilterEngagement, rollUpFilterRanks);
   await rollUpWithBackfill("filter_page_engagement_backfill", rollUpFilterPageEngagement);
