@@ -158,11 +158,18 @@ const SESSION_SPLIT =
       from sst)`;
 const SESSION_RAW = "occurred_at >= sb.raw_from and occurred_at < sb.raw_to";
 
-/** Visits and bounces as CTEs `rolled` and `raw` (needs SESSION_SPLIT): final days rolled up, the rest raw. */
-const SESSIONS_FROM_MIDNIGHT = `rv as (
-    select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, sb where ${SESSION_RAW} group by 1, 2),
+/**
+ * CTEs `rv` (page views per local day and session) and `rc` (the sessions that clicked, per day) of the raw rows
+ * matching `raw`, with the split's CTE `split` in the FROM list.
+ */
+const RAW_SESSIONS = (split: string, raw: string) =>
+  `rv as (
+    select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, ${split} where ${raw} group by 1, 2),
   rc as (
-    select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, sb where ${SESSION_RAW} and session_id <> ''),
+    select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, ${split} where ${raw} and session_id <> '')`;
+
+/** Visits and bounces as CTEs `rolled` and `raw` (needs SESSION_SPLIT): final days rolled up, the rest raw. */
+const SESSIONS_FROM_MIDNIGHT = `${RAW_SESSIONS("sb", SESSION_RAW)},
   raw as (
     select count(*) as sessions, count(*) filter (where rv.n = 1 and rc.sid is null) as bounces
       from rv left join rc on rc.day = rv.day and rc.sid = rv.sid),
@@ -170,29 +177,13 @@ const SESSIONS_FROM_MIDNIGHT = `rv as (
     select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
       from daily_engagement, sb where day between sb.s and sb.re)`;
 
-// The range split at the watermark instant for visits and bounces, as CTE `wb` (no cut): days wb.s..wb.re from
-// daily_engagement (the watermark's day up to the watermark), raw rows from wb.raw_from to wb.raw_to.
-const SPLIT_AT_WATERMARK = `wst as (
-    select coalesce(r.through, '-infinity'::date) as through,
-           coalesce(r.until, (coalesce(r.through, '-infinity'::date) + 1)::timestamp at time zone $3) as until
-      from (select 1) one left join rollup_state r on true),
-  wb as (
-    select $1::date as s, least($2::date, wst.through) as re,
-           greatest(wst.until, $1::date::timestamp at time zone $3) as raw_from,
-           ($2::date + 1)::timestamp at time zone $3 as raw_to
-      from wst)`;
-const WATERMARK_RAW = "occurred_at >= wb.raw_from and occurred_at < wb.raw_to";
-
 /**
- * Visits and bounces as CTEs `rolled` and `raw` (needs SPLIT_AT_WATERMARK): the roll-up rows up to the watermark,
+ * Visits and bounces as CTEs `rolled` and `raw` (needs splitWith's `b`, no cut): the roll-up rows up to the watermark,
  * and what the sessions of the raw rows after it change, each session's part before the watermark (on the
  * watermark's day) read from open_day_sessions: a visit when it had no page view before; a bounce is one page
  * view and no click in all, so one that was a bounce and goes on stops being one, and one that starts now may be.
  */
-const SESSIONS_AFTER_WATERMARK = `rv as (
-    select ${LOCAL_DAY} as day, ${SESSION} as sid, count(*) as n from visits, wb where ${WATERMARK_RAW} group by 1, 2),
-  rc as (
-    select distinct ${LOCAL_DAY} as day, session_id as sid from clicks, wb where ${WATERMARK_RAW} and session_id <> ''),
+const SESSIONS_AFTER_WATERMARK = `${RAW_SESSIONS("b", AFTER_WATERMARK("occurred_at"))},
   after as (
     select coalesce(o.views, 0) as pre_n, coalesce(o.clicked, false) as pre_c, coalesce(x.n, 0) as post_n,
            x.clicked as post_c
@@ -205,7 +196,7 @@ const SESSIONS_AFTER_WATERMARK = `rv as (
       from after),
   rolled as (
     select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces
-      from daily_engagement, wb where day between wb.s and wb.re)`;
+      from daily_engagement, b where day between b.s and b.re)`;
 
 export interface EngagementTotals {
   /** Visits: sessions, one per browser session and local day. */
@@ -233,12 +224,8 @@ export async function engagementTotals(
   }
   const incremental = until === null && !(await backfillPending(db, "open_day_sessions_backfill"));
   const rows = await db.query<EngagementTotals>(
-    `with ${
-      incremental
-        ? `${SPLIT_AT_WATERMARK}, ${SESSIONS_AFTER_WATERMARK}`
-        : `${SESSION_SPLIT}, ${SESSIONS_FROM_MIDNIGHT}`
-    },
-     ${splitWith("$4::time")},
+    `with ${splitWith("$4::time")},
+     ${incremental ? SESSIONS_AFTER_WATERMARK : `${SESSION_SPLIT}, ${SESSIONS_FROM_MIDNIGHT}`},
      -- Page views and visible time: the roll-ups up to the watermark instant, the raw rows after it.
      added as (
        select coalesce(sum(page_views), 0) as views, coalesce(sum(engaged_ms), 0) as ms
