@@ -31,11 +31,6 @@ export async function rollUpFirstVisits(
   return rows[0].n;
 }
 
-/** Forgets the days before `day` (retention: their raw rows are gone). */
-export async function forgetFirstVisitsBefore(db: Queryable, day: string): Promise<void> {
-  await db.query("delete from daily_first_visits where day < $1::date", [day]);
-}
-
 /**
  * The unique visitors and page views of local day `day` before `cut` (a local time of day, HH:mm:ss), when the
  * roll-ups can answer: the day has its row and the watermark has passed the cut (so every first page view before

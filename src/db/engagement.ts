@@ -137,11 +137,6 @@ export async function rollUpSessionSeconds(
   return rows[0].n;
 }
 
-/** Forgets the days before `day` (retention: their raw rows are gone). */
-export async function forgetSessionSecondsBefore(db: Queryable, day: string): Promise<void> {
-  await db.query("delete from daily_session_seconds where day < $1::date", [day]);
-}
-
 // The split for visits and bounces, as CTE `sb` ($1 start, $2 end, $3 time zone, $4 a local time of day or
 // null): roll-up days sb.s..sb.re (final days only), raw rows from sb.raw_from to sb.raw_to. With a cut, only the
 // events of day $2 before that time count, so that day comes from the raw rows.
@@ -178,10 +173,11 @@ const SESSIONS_FROM_MIDNIGHT = `${RAW_SESSIONS("sb", SESSION_RAW)},
       from daily_engagement, sb where day between sb.s and sb.re)`;
 
 /**
- * Visits and bounces as CTEs `rolled` and `raw` (needs splitWith's `b`, no cut): the roll-up rows up to the watermark,
- * and what the sessions of the raw rows after it change, each session's part before the watermark (on the
- * watermark's day) read from open_day_sessions: a visit when it had no page view before; a bounce is one page
- * view and no click in all, so one that was a bounce and goes on stops being one, and one that starts now may be.
+ * Visits and bounces as CTEs `rolled` and `raw` (needs splitWith's `b`, no cut): the roll-up rows up to the
+ * watermark, and what the sessions of the raw rows after it change, each session's part before the watermark
+ * (on the watermark's day) read from open_day_sessions: a visit when it had no page view before; a bounce is
+ * one page view and no click in all, so one that was a bounce and goes on stops being one, and one that
+ * starts now may be.
  */
 const SESSIONS_AFTER_WATERMARK = `${RAW_SESSIONS("b", AFTER_WATERMARK("occurred_at"))},
   after as (

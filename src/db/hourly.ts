@@ -3,10 +3,11 @@
 // 24.5: the last one is cut at the next midnight) and every event falls in exactly one.
 //
 // The roll-up job writes hourly_totals (migrations/00031, 00035): every whole hour that ended before its
-// watermark, with its distinct visitors, clicks, page views and visible time. The chart reads those rows and the raw rows of the hours without one
-// (the hour under way and the minutes after the watermark; the days rolled up before the migration), all in one
-// statement, so the raw rows it reads are at most about an hour's, however busy the day. A visitor counts once
-// per hour, so an hour is read whole from one side or the other, never split. Leads come from their table.
+// watermark, with its distinct visitors, clicks, page views and visible time. The chart reads those rows and
+// the raw rows of the hours without one (the hour under way and the minutes after the watermark; the days
+// rolled up before the migration), all in one statement, so the raw rows it reads are at most about an hour's,
+// however busy the day. A visitor counts once per hour, so an hour is read whole from one side or the other,
+// never split. Leads come from their table.
 import type { Queryable } from "./client.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
 

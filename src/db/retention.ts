@@ -14,6 +14,19 @@ export async function retentionBoundary(db: Queryable, now: Date, tz: string, da
   return new Date(rows[0].boundary);
 }
 
+/**
+ * The per-day roll-ups read only together with their day's raw rows (a cut day's first visits and session
+ * seconds, migrations 00033 and 00034): purged with them.
+ */
+const DAYS_READ_WITH_RAW_ROWS = ["daily_first_visits", "daily_session_seconds"] as const;
+
+/** Deletes those roll-ups' rows of the days before `day`, the first local day kept. */
+export async function forgetDaysReadWithRawRowsBefore(db: Queryable, day: string): Promise<void> {
+  for (const table of DAYS_READ_WITH_RAW_ROWS) {
+    await db.query(`delete from ${table} where day < $1::date`, [day]);
+  }
+}
+
 /** Deletes the raw events of `table` before `boundary`; returns how many. */
 export async function purgeEventsBefore(db: Queryable, table: EventTable, boundary: Date): Promise<number> {
   if (!EVENT_TABLES.includes(table)) throw new Error(`not an event table: ${table}`);

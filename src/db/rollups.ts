@@ -18,11 +18,10 @@ const DAY_TEXT = (column: string) =>
   `case when isfinite(${column}) then to_char(${column}, 'YYYY-MM-DD') end`;
 
 /**
- * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027, 00029, 00032,
- * 00033, 00034, 00035;
- * 00028 sets four of them again): a row means the days rolled up before that migration still wait for their rows; the next
- * run writes them from the raw rows still kept, then deletes the row (services/rollups.ts). Until then, readers
- * read the raw rows.
+ * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027, 00029,
+ * 00032–00035; 00028 sets four of them again): a row means the days rolled up before that migration still wait
+ * for their rows; the next run writes them from the raw rows still kept, then deletes the row
+ * (services/rollups.ts). Until then, readers read the raw rows.
  */
 export type BackfillFlag =
   | "engagement_backfill"

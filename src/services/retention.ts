@@ -5,14 +5,17 @@ import type { Db, Queryable } from "../db/client.ts";
 import { ANALYTICS_LOCK, COUNTERS_LOCK, SALTS_LOCK, SESSIONS_LOCK } from "../db/job_locks.ts";
 import { purgeLoginFailures } from "../db/login_failures.ts";
 import { purgeWindows } from "../db/rate_limits.ts";
-import { type EventTable, purgeEventsBefore, retentionBoundary } from "../db/retention.ts";
+import {
+  type EventTable,
+  forgetDaysReadWithRawRowsBefore,
+  purgeEventsBefore,
+  retentionBoundary,
+} from "../db/retention.ts";
 import { setPurgedThrough } from "../db/rollups.ts";
 import { forgetVisitorDaysBefore } from "../db/unique_visitors.ts";
 import { forgetFilterRollupsBefore } from "../db/filter_dimensions.ts";
 import { forgetClickKeysBefore } from "../db/session_keys.ts";
 import { forgetHoursBefore } from "../db/hourly.ts";
-import { forgetFirstVisitsBefore } from "../db/day_first_visits.ts";
-import { forgetSessionSecondsBefore } from "../db/engagement.ts";
 import { destroySaltsBefore } from "../db/salts.ts";
 import { deleteExpiredSessions } from "../db/sessions.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
@@ -41,8 +44,8 @@ export interface RawEventsReport {
 /**
  * Rolls everything up to two minutes ago (so the days about to go are always rolled up), then deletes the
  * raw rows before the local midnight `retentionDays` days ago, with the visitor bits, the filter roll-ups, the
- * hourly totals, the first visits and the session seconds of those days, and moves the purge watermark. Call inside a transaction holding ANALYTICS_LOCK: a crash leaves
- * all or nothing.
+ * hourly totals, the first visits and the session seconds of those days, and moves the purge watermark. Call
+ * inside a transaction holding ANALYTICS_LOCK: a crash leaves all or nothing.
  */
 export async function purgeRawEvents(
   tx: Queryable,
@@ -62,8 +65,7 @@ export async function purgeRawEvents(
   await forgetFilterRollupsBefore(tx, firstKept);
   await forgetClickKeysBefore(tx, firstKept);
   await forgetHoursBefore(tx, boundary);
-  await forgetFirstVisitsBefore(tx, firstKept);
-  await forgetSessionSecondsBefore(tx, firstKept);
+  await forgetDaysReadWithRawRowsBefore(tx, firstKept);
   await setPurgedThrough(tx, addDays(firstKept, -1));
   return { boundary: boundary.toISOString(), rolledUp, purged };
 }

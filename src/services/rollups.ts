@@ -88,10 +88,10 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
-  // value (and pair of values, 00028), the clicks' and leads' session keys (00029) and the sessions of the watermark's
-  // day (00032), each day's first visits (00033), session seconds (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the
-  // first day that still has raw rows instead (the days rolled up before it have no rows there: db/rollups.ts
-  // BackfillFlag).
+  // value (and pair of values, 00028), the clicks' and leads' session keys (00029), the sessions of the
+  // watermark's day (00032), each day's first visits (00033), session seconds (00034) and hours (00031,
+  // 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
+  // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
   const rollUpWithBackfill = async (
