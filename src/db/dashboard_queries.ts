@@ -9,6 +9,7 @@
 // the daily uniques (00005).
 import { type DailyCount, type DayRange } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
+import { LEAD_SPLIT, LEADS_RAW, LEADS_ROLLED } from "./lead_totals.ts";
 
 export type { DailyCount, DayRange };
 
@@ -51,12 +52,12 @@ export const ROLLUP_DAY = "to_char(day, 'YYYY-MM-DD')";
 /** Leads per local day in the range (days without leads are absent). */
 export async function dailyLeads(db: Queryable, range: DayRange, tz: string): Promise<DailyCount[]> {
   return await db.query<DailyCount>(
-    // One index range count per local day: no time-zone conversion or sort per lead.
-    `select to_char(d, 'YYYY-MM-DD') as date, n::int as count from (
-       select d, (select count(*) from leads
-                   where submitted_at >= (d at time zone $3) and submitted_at < ((d + interval '1 day') at time zone $3)) as n
-         from generate_series($1::date::timestamp, $2::date::timestamp, interval '1 day') d
-     ) t where n > 0 order by d`,
+    `with ${SPLIT}, ${LEAD_SPLIT}
+     select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count from (
+       select day, leads as n from daily_lead_totals, lb where ${LEADS_ROLLED}
+       union all
+       select (submitted_at at time zone $3)::date, 1 from leads, lb where ${LEADS_RAW}
+     ) t group by day having sum(n) > 0 order by day`,
     [range.start, range.end, tz],
   );
 }
@@ -123,12 +124,12 @@ export async function eventTotals(
   until: string | null = null,
 ): Promise<EventTotals> {
   const rows = await db.query<{ clicks: number; leads: number }>(
-    `with ${splitWith("$4")},
+    `with ${splitWith("$4")}, ${LEAD_SPLIT},
      r as (select coalesce(sum(clicks), 0) as c from daily_totals, b where ${ROLLED})
      select
        ((select count(*) from clicks, b where ${RAW("occurred_at")} and kind = 'plan') + r.c)::int as clicks,
-       (select count(*) from leads, b
-         where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < b.raw_to)::int as leads
+       ((select count(*) from leads, lb where ${LEADS_RAW})
+         + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))::int as leads
      from r`,
     [range.start, range.end, tz, until],
   );
@@ -178,8 +179,13 @@ export async function leadsByChannel(
   tz: string,
 ): Promise<{ channel: string; leads: number }[]> {
   return await db.query(
-    `select last_channel as channel, count(*)::int as leads from leads
-      where ${BOUNDS("submitted_at")} and last_channel is not null group by 1`,
+    `with ${SPLIT}, ${LEAD_SPLIT}
+     select channel, sum(n)::int as leads from (
+       select last_channel as channel, leads as n from daily_lead_totals, lb
+        where ${LEADS_ROLLED} and last_channel <> ''
+       union all
+       select last_channel, 1 from leads, lb where ${LEADS_RAW} and last_channel is not null
+     ) t group by channel`,
     [range.start, range.end, tz],
   );
 }
@@ -198,15 +204,16 @@ export async function conversionBySource(
   tz: string,
 ): Promise<SourceConversion[]> {
   return await db.query<SourceConversion>(
-    `with ${SPLIT}
+    `with ${SPLIT}, ${LEAD_SPLIT}
      select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
        select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks, b
         where ${RAW("occurred_at")} and kind = 'plan' group by 1
        union all
        select nullif(utm_source, ''), clicks, 0 from daily_source_actions, b where ${ROLLED} and clicks > 0
        union all
-       select nullif(utm_source, '') as s, 0 as c, count(*) as v from leads where ${BOUNDS("submitted_at")}
-        group by 1
+       select nullif(utm_source, ''), 0, leads from daily_lead_totals, lb where ${LEADS_ROLLED}
+       union all
+       select nullif(utm_source, ''), 0, 1 from leads, lb where ${LEADS_RAW}
      ) t group by s
       order by clicks desc, conversions desc, "utmSource" asc nulls last`,
     [range.start, range.end, tz],

@@ -24,3 +24,8 @@ export async function tryJobLock(tx: Queryable, key: number): Promise<boolean> {
   );
   return rows[0].locked;
 }
+
+/** Waits for the lock, then holds it for the current transaction (an erasure waits out a roll-up run). */
+export async function waitForJobLock(tx: Queryable, key: number): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock($1, hashtext(current_schema()))", [key]);
+}

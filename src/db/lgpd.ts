@@ -1,6 +1,7 @@
 // Queries behind the LGPD tools: one data subject's leads, found by e-mail or phone, exported or erased.
 import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
+import { changeRolledLeads } from "./lead_totals.ts";
 
 // One lead as the LGPD tools show and export it: its shape lives with the API contract.
 export type { PersonLead };
@@ -34,18 +35,34 @@ export async function leadsByPhoneDigits(db: Queryable, digitForms: string[]): P
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
-/** Deletes leads by id; returns the e-mail and WhatsApp of each deleted row (to find their Meta events). */
+/**
+ * Deletes leads by id and takes them out of the leads' roll-up (`tz`: the analytics time zone, whose days it
+ * counts); returns the e-mail and WhatsApp of each deleted row (to find their Meta events).
+ */
 export async function deleteLeadsById(
   db: Queryable,
   ids: number[],
+  tz: string,
 ): Promise<Array<{ id: number; email: string; whatsapp: string }>> {
-  const rows = await db.query<{ id: number; email: string; whatsapp: string }>(
-    "delete from leads where id = any($1::bigint[]) returning id, email, whatsapp",
+  const rows = await db.query<
+    {
+      id: number;
+      email: string;
+      whatsapp: string;
+      submittedAt: Date;
+      utmSource: string | null;
+      lastChannel: string | null;
+    }
+  >(
+    `delete from leads where id = any($1::bigint[])
+     returning id, email, whatsapp, submitted_at as "submittedAt", utm_source as "utmSource",
+               last_channel as "lastChannel"`,
     [ids],
   );
+  await changeRolledLeads(db, rows, -1, tz);
   // The pages and UTM values its session had (migrations/00029) go with the lead.
   await db.query("delete from session_keys where event = 'lead' and id = any($1::bigint[])", [ids]);
-  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+  return rows.map((r) => ({ id: Number(r.id), email: r.email, whatsapp: r.whatsapp }));
 }
 
 /** Deletes Meta outbox events (pending or sent) whose hashed e-mail or phone is one of the given hashes. */

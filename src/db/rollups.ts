@@ -19,11 +19,12 @@ const DAY_TEXT = (column: string) =>
 
 /**
  * The flag tables of the roll-ups added after others had run (migrations 00018, 00022, 00024–00027, 00029,
- * 00032–00035; 00028 sets four of them again): a row means the days rolled up before that migration still wait
- * for their rows; the next run writes them from the raw rows still kept, then deletes the row
- * (services/rollups.ts). Until then, readers read the raw rows.
+ * 00032–00036; 00028 sets four of them again): a row means the days rolled up before that migration still wait
+ * for their rows; the next run writes them from the raw rows still kept (the leads' from every lead, 00036),
+ * then deletes the row (services/rollups.ts). Until then, readers read the raw rows.
  */
 export type BackfillFlag =
+  | "daily_lead_totals_backfill"
   | "engagement_backfill"
   | "open_day_sessions_backfill"
   | "daily_first_visits_backfill"
@@ -198,4 +199,30 @@ export function rollUpActions(
     until,
     tz,
   );
+}
+
+/** Rewrites daily_lead_totals (migrations/00036): leads per day, UTM source and last-touch channel. */
+export function rollUpLeadTotals(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  return rewriteDaysFrom(
+    db,
+    "daily_lead_totals",
+    `insert into daily_lead_totals (day, utm_source, last_channel, leads)
+     select (submitted_at at time zone $3)::date, coalesce(utm_source, ''), coalesce(last_channel, ''),
+            count(*)::int
+       from leads
+      where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < $2
+      group by 1, 2, 3`,
+    from,
+    until,
+    tz,
+  );
+}
+
+/** The local day of the first lead; null when there is none. */
+export async function earliestLeadDay(db: Queryable, tz: string): Promise<string | null> {
+  const rows = await db.query<{ day: string | null }>(
+    "select to_char((min(submitted_at) at time zone $1)::date, 'YYYY-MM-DD') as day from leads",
+    [tz],
+  );
+  return rows[0].day;
 }

@@ -185,7 +185,7 @@ dbTest(
     );
     assert.equal(n, 1);
     // An erased lead takes its keys; a purge of clicks takes theirs (leads are kept, with their keys).
-    await deleteLeadsById(db, [s2Lead]);
+    await deleteLeadsById(db, [s2Lead], TZ);
     const left = await db.query<{ event: string }>(
       "select distinct event from session_keys where value = '/pt-br/pipefy'",
     );

@@ -660,7 +660,7 @@ dbTest("lead delivery: the LGPD erase deletes the person's deliveries, pending o
     const id = await newLead(db, config, c.now());
     const other = await newLead(db, config, c.now());
     assert.equal((await rows(db)).length, 8);
-    assert.equal((await eraseLeads(db, [id])).leads, 1);
+    assert.equal((await eraseLeads(db, [id], config.ANALYTICS_TZ)).leads, 1);
     const left = await rows(db);
     assert.equal(left.length, 4);
     assert.ok(left.every((r) => Number(r.lead_id) === other));

@@ -16,6 +16,8 @@ import { planPrice } from "../site.ts";
 import { LEAD_OUTBOX_MAX_AGE_MS, SUBMITTED_AT_MAX_SKEW_MS } from "../shared/leads.ts";
 import { deliveriesQueued, queueLeadDeliveries } from "./lead_delivery.ts";
 import { queueWhatsapp } from "./whatsapp.ts";
+import { ROLLUP_GRACE_MS } from "./rollups.ts";
+import { changeRolledLeads } from "../db/lead_totals.ts";
 
 export interface LeadInput {
   name: string;
@@ -73,6 +75,9 @@ async function leadTouches(
   const { referrer: _, ...lastTouch } = last;
   return { first: first ?? { ...lastTouch, at: undefined }, last };
 }
+
+/** A lead stored with a time older than this may be behind the roll-up watermark (ROLLUP_GRACE_MS). */
+const LATE_LEAD_MS = ROLLUP_GRACE_MS / 2;
 
 /**
  * The time a lead is stored with: the browser's submission time when it is plausible (not ahead of the
@@ -175,6 +180,16 @@ export async function saveLead(
       lastTouch: touches.last,
     });
     if (id === null) return { id: (await leadIdByKey(tx, input.idempotencyKey!))!, created: false };
+    // A lead the browser's outbox sent late keeps its submission time, which can be behind the roll-up
+    // watermark: it joins the leads' roll-up here. A recent one is within the roll-up's grace, like an event.
+    if (context.now.getTime() - submittedAt.getTime() > LATE_LEAD_MS) {
+      const lead = {
+        submittedAt,
+        utmSource: input.utmSource ?? null,
+        lastChannel: touches.last?.channel ?? null,
+      };
+      await changeRolledLeads(tx, [lead], 1, config.ANALYTICS_TZ);
+    }
     await queueLeadDeliveries(tx, config, id, context.now);
     await queueWhatsapp(tx, config, id, {
       whatsapp: input.whatsapp,

@@ -68,10 +68,17 @@ export async function exportPerson(db: Db, subject: Subject, now: Date): Promise
   };
 }
 
-/** Deletes the given leads and the Meta events that carry their hashed e-mail or phone, in one transaction. */
-export async function eraseLeads(db: Db, ids: number[]): Promise<{ leads: number; metaEvents: number }> {
+/**
+ * Deletes the given leads and the Meta events that carry their hashed e-mail or phone, in one transaction;
+ * `tz` is the analytics time zone (the leads' roll-up counts its days).
+ */
+export async function eraseLeads(
+  db: Db,
+  ids: number[],
+  tz: string,
+): Promise<{ leads: number; metaEvents: number }> {
   return await db.transaction(async (tx) => {
-    const deleted = await deleteLeadsById(tx, ids);
+    const deleted = await deleteLeadsById(tx, ids, tz);
     if (!deleted.length) return { leads: 0, metaEvents: 0 };
     const emails = await Promise.all(deleted.map((l) => sha256Hex(normalizeEmail(l.email))));
     const phones = await Promise.all(

@@ -8,8 +8,10 @@ import {
   backfillDone,
   type BackfillFlag,
   backfillPending,
+  earliestLeadDay,
   earliestRawDay,
   rollUpActions,
+  rollUpLeadTotals,
   rollupState,
   rollUpTotals,
   rollUpVisitRanks,
@@ -85,6 +87,18 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     report.channelRows = await rollUpActions("channel", tx, from, until, timeZone);
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
+  }
+  // The leads per day (migrations/00036): leads are never purged, so the first run, and the first after the
+  // migration, start at the first lead's day, which may come before the first event kept.
+  {
+    const backfill = await backfillPending(tx, "daily_lead_totals_backfill");
+    let start = from;
+    if (backfill || previous === null) {
+      const first = await earliestLeadDay(tx, timeZone);
+      if (first !== null && (start === null || first < start)) start = first;
+    }
+    if (start !== null && start <= through) await rollUpLeadTotals(tx, start, until, timeZone);
+    if (backfill) await backfillDone(tx, "daily_lead_totals_backfill");
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter

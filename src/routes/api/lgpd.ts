@@ -32,7 +32,8 @@ lgpdApi.get("/export", adminOnly(), async (c) => {
 
 lgpdApi.delete("/leads", adminOnly(), async (c) => {
   const { ids } = await readJson(c, lgpdEraseBody, { maxBytes: 16 * 1024 });
-  const deleted = await eraseLeads(c.get("deps").db, [...new Set(ids)]);
+  const { db, config } = c.get("deps");
+  const deleted = await eraseLeads(db, [...new Set(ids)], config.ANALYTICS_TZ);
   // An audit trail without personal data: who asked (the request id) and how much went.
   log.info("lgpd erasure", { requestId: c.get("requestId"), ...deleted });
   return c.json({ deleted });
