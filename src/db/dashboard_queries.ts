@@ -136,6 +136,17 @@ export async function eventTotals(
   return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
 }
 
+/** The leads of a period: the leads' roll-up up to the watermark, the leads table after it (db/lead_totals.ts). */
+export async function leadCount(db: Queryable, range: DayRange, tz: string): Promise<number> {
+  const rows = await db.query<{ n: number }>(
+    `with ${SPLIT}, ${LEAD_SPLIT}
+     select ((select count(*) from leads, lb where ${LEADS_RAW})
+             + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))::int as n`,
+    [range.start, range.end, tz],
+  );
+  return rows[0].n;
+}
+
 /** Clicks and conversions (stored leads) of all time (the stats call without dates). */
 export async function allTimeClicksAndConversions(
   db: Queryable,

@@ -3,7 +3,7 @@
 // are in dashboard_queries.ts.
 import type { Queryable } from "./client.ts";
 import type { LeadFilter } from "../shared/lead_filter.ts";
-import { BOUNDS } from "./dashboard_queries.ts";
+import { BOUNDS, leadCount } from "./dashboard_queries.ts";
 import { filterSql, readsSessions } from "./filtered.ts";
 import { noFilters } from "../shared/filters.ts";
 
@@ -113,8 +113,14 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
   );
 }
 
-/** How many leads match a filter (pagination ignored). */
+/**
+ * How many leads match a filter (pagination ignored). A period alone, the list's first page, is counted as
+ * the headline counts it, from the leads' roll-up (db/lead_totals.ts): the same number without a month of rows.
+ */
 export async function countLeads(db: Queryable, filter: LeadFilter, tz: string): Promise<number> {
+  if (filter.range && !filter.q && !filter.plan && !filter.utmSource && noFilters(filter.filters)) {
+    return await leadCount(db, filter.range, tz);
+  }
   const { sql, params } = leadWhere(filter, tz);
   const rows = await db.query<{ n: number }>(`select count(*)::int as n from leads ${sql}`, params);
   return rows[0].n;

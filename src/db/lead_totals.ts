@@ -1,10 +1,11 @@
 // Leads per local day, UTM source and last-touch channel (migrations/00036_daily_lead_totals.sql, docs/ANALYTICS.md
-// "Leads"). The headline, the daily chart, the channels table and the conversion by UTM source count the leads
-// before the roll-up watermark from `daily_lead_totals` and only those after it from the leads table, like the
-// other figures (the SPLIT of dashboard_queries.ts): a month of leads is a few hundred rows to add instead of
-// every lead's row to fetch. Leads are never purged, so the roll-up covers every day with a lead. The roll-up job
-// writes it (db/rollups.ts rollUpLeadTotals); a lead stored late, behind the watermark, is added to it and an
-// erased lead taken out of it in the transaction that stores or erases it (changeRolledLeads, below).
+// "Leads"). The headline, the daily chart, the channels table, the conversion by UTM source and the lead list's
+// total count the leads before the roll-up watermark from `daily_lead_totals` and only those after it from the
+// leads table, like the other figures (the SPLIT of dashboard_queries.ts): a month of leads is a few hundred rows
+// to add instead of every lead's row to fetch. Leads are never purged, so the roll-up covers every day with a
+// lead. The roll-up job writes it (db/rollups.ts rollUpLeadTotals); a lead stored late, behind the watermark, is
+// added to it and an erased lead taken out of it in the transaction that stores or erases it
+// (changeRolledLeads, below).
 import type { Queryable } from "./client.ts";
 import { ANALYTICS_LOCK, waitForJobLock } from "./job_locks.ts";
 

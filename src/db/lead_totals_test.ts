@@ -1,5 +1,5 @@
 // Leads per day from their roll-up (db/lead_totals.ts, migrations/00036): the headline, the daily chart, the
-// channels and the conversion by UTM source count what the leads table counts, at any watermark, with a cut,
+// channels, the conversion by UTM source and the lead list's total count what the leads table counts, at any watermark, with a cut,
 // after an erasure and before the backfill; and what answers is the roll-up.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
@@ -10,6 +10,7 @@ import { saveLead } from "../services/leads.ts";
 import { testConfig } from "../../testing/app.ts";
 import type { Db } from "./client.ts";
 import { conversionBySource, dailyLeads, eventTotals, leadsByChannel } from "./dashboard_queries.ts";
+import { countLeads } from "./lead_list.ts";
 
 const TZ = "America/Sao_Paulo";
 const SOURCES = ["google", "", null, "Meta", "newsletter"];
@@ -71,7 +72,11 @@ async function fromLeadsTable(db: Db, range: { start: string; end: string }, cut
     params,
   );
   channels.sort((a, b) => a.channel.localeCompare(b.channel));
-  return { leads: n, daily, channels, sources: sources.map((r) => `${r.s}:${r.n}`).sort() };
+  const [{ listed }] = await db.query<{ listed: number }>(
+    `select count(*)::int as listed from leads where ${where}`,
+    params,
+  );
+  return { leads: n, daily, channels, sources: sources.map((r) => `${r.s}:${r.n}`).sort(), listed };
 }
 
 async function fromReaders(db: Db, range: { start: string; end: string }, cut: string | null) {
@@ -80,6 +85,7 @@ async function fromReaders(db: Db, range: { start: string; end: string }, cut: s
     daily: await dailyLeads(db, range, TZ),
     channels: (await leadsByChannel(db, range, TZ)).sort((a, b) => a.channel.localeCompare(b.channel)),
     sources: (await conversionBySource(db, range, TZ)).map((r) => `${r.utmSource}:${r.conversions}`).sort(),
+    listed: await countLeads(db, { range, limit: 25 }, TZ),
   };
 }
 
@@ -105,6 +111,7 @@ async function assertSameAsLeadsTable(db: Db, when: string) {
       assert.deepEqual(read.daily, truth.daily, label);
       assert.deepEqual(read.channels, truth.channels, label);
       assert.deepEqual(read.sources, truth.sources, label);
+      assert.equal(read.listed, truth.listed, label);
     }
   }
 }
@@ -164,6 +171,10 @@ dbTest("lead totals: every watermark, cut and erasure counts what the leads tabl
   assert.equal(paid(spoiled.channels), paid(truth.channels) + 1000);
   const google = (rows: string[]) => Number(rows.find((r) => r.startsWith("google:"))!.split(":")[1]);
   assert.equal(google(spoiled.sources), google(truth.sources) + 1000);
+  assert.equal(spoiled.listed, truth.listed + 1000);
+  // A search, a plan or a source in the list's own boxes counts the leads table.
+  const range = { start: "2026-11-18", end: "2026-11-18" };
+  assert.equal(await countLeads(db, { range, plan: "pro" }, TZ), truth.listed);
   // Until the backfill has run (a database migrated after its first roll-ups), the leads table answers alone.
   await db.query("insert into daily_lead_totals_backfill default values");
   await assertSameAsLeadsTable(db, "backfill pending");
