@@ -305,7 +305,9 @@ export async function pageEngagement(
       AFTER_WATERMARK("occurred_at")
     } group by 1
        union all
-       select page, views, engaged_ms from daily_page_engagement, b where day between b.s and b.re
+       -- Added up per page first: a month of per-page rows is hashed, where the whole union would be sorted.
+       select page, sum(views), sum(engaged_ms) from daily_page_engagement, b
+        where day between b.s and b.re group by page
      ) t group by page having sum(views) > 0 order by views desc, page asc limit $4`,
     [range.start, range.end, tz, limit],
   );
