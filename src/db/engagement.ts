@@ -252,15 +252,16 @@ async function engagementBeforeCut(
 ): Promise<EngagementTotals | null> {
   const rows = await db.query<EngagementTotals & { ok: boolean }>(
     `with t as (
-       select extract(epoch from ($2::date + $4::time)::timestamp at time zone $3 - $2::date::timestamp at time zone $3)
-                as below,
+       -- The last whole second before the cut, since the local midnight.
+       select ceil(extract(epoch from ($2::date + $4::time)::timestamp at time zone $3
+                                      - $2::date::timestamp at time zone $3))::int - 1 as last,
               ($2::date + $4::time)::timestamp at time zone $3 as cut),
      wm as (
        select coalesce((select until from rollup_state), '-infinity') as until,
               coalesce((select purged_through from rollup_state), '-infinity'::date) as purged),
      cut_seconds as (
-       select (select count(*) from unnest(d.starts) x where x < t.below) as sessions,
-              (select count(*) from unnest(d.settles) x where x < t.below) as settled
+       -- The seconds up to it in each sorted array, by binary search (db/day_first_visits.ts).
+       select width_bucket(t.last, d.starts) as sessions, width_bucket(t.last, d.settles) as settled
          from daily_session_seconds d, t where d.day = $2::date),
      rolled as (
        select coalesce(sum(sessions), 0) as sessions, coalesce(sum(bounces), 0) as bounces,
