@@ -165,6 +165,9 @@ browserTest(
       const button = v.page.locator("#precos a[data-lead]").nth(0);
       await button.scrollIntoViewIfNeeded();
       await button.tap();
+      // The browser makes the click from the touch after the tap's touchend, which can come after tap()
+      // returns on a busy machine: wait for that click, then look at what it saw.
+      await v.page.waitForFunction(() => "pressed" in globalThis, undefined, { timeout: 10_000 });
       assert.equal(
         await v.page.evaluate(() => (globalThis as unknown as { pressed: string }).pressed),
         "true",
