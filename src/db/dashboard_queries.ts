@@ -9,7 +9,7 @@
 // the daily uniques (00005).
 import { type DailyCount, type DayRange } from "../shared/dashboard_math.ts";
 import type { Queryable } from "./client.ts";
-import { LEAD_SPLIT, LEADS_RAW, LEADS_ROLLED } from "./lead_totals.ts";
+import { LEAD_COUNT, LEAD_SPLIT, LEADS_RAW, LEADS_ROLLED } from "./lead_totals.ts";
 
 export type { DailyCount, DayRange };
 
@@ -128,8 +128,7 @@ export async function eventTotals(
      r as (select coalesce(sum(clicks), 0) as c from daily_totals, b where ${ROLLED})
      select
        ((select count(*) from clicks, b where ${RAW("occurred_at")} and kind = 'plan') + r.c)::int as clicks,
-       ((select count(*) from leads, lb where ${LEADS_RAW})
-         + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))::int as leads
+       ${LEAD_COUNT}::int as leads
      from r`,
     [range.start, range.end, tz, until],
   );
@@ -140,8 +139,7 @@ export async function eventTotals(
 export async function leadCount(db: Queryable, range: DayRange, tz: string): Promise<number> {
   const rows = await db.query<{ n: number }>(
     `with ${SPLIT}, ${LEAD_SPLIT}
-     select ((select count(*) from leads, lb where ${LEADS_RAW})
-             + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))::int as n`,
+     select ${LEAD_COUNT}::int as n`,
     [range.start, range.end, tz],
   );
   return rows[0].n;

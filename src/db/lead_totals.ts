@@ -21,6 +21,9 @@ export const LEADS_ROLLED = "lb.rolled and day between lb.s and lb.re";
 export const LEADS_RAW = `submitted_at >= case when lb.rolled then lb.raw_from
                                                else $1::date::timestamp at time zone $3 end
                      and submitted_at < lb.raw_to`;
+/** The number of leads of the range (needs lb): the roll-up's up to the watermark, the table's after it. */
+export const LEAD_COUNT = `((select count(*) from leads, lb where ${LEADS_RAW})
+    + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))`;
 
 /** What the roll-up keeps of a lead. */
 export interface RolledLead {

@@ -1,7 +1,7 @@
 // Queries behind the LGPD tools: one data subject's leads, found by e-mail or phone, exported or erased.
 import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
-import { changeRolledLeads } from "./lead_totals.ts";
+import { changeRolledLeads, type RolledLead } from "./lead_totals.ts";
 
 // One lead as the LGPD tools show and export it: its shape lives with the API contract.
 export type { PersonLead };
@@ -44,16 +44,7 @@ export async function deleteLeadsById(
   ids: number[],
   tz: string,
 ): Promise<Array<{ id: number; email: string; whatsapp: string }>> {
-  const rows = await db.query<
-    {
-      id: number;
-      email: string;
-      whatsapp: string;
-      submittedAt: Date;
-      utmSource: string | null;
-      lastChannel: string | null;
-    }
-  >(
+  const rows = await db.query<RolledLead & { id: number; email: string; whatsapp: string }>(
     `delete from leads where id = any($1::bigint[])
      returning id, email, whatsapp, submitted_at as "submittedAt", utm_source as "utmSource",
                last_channel as "lastChannel"`,

@@ -88,52 +88,47 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     await rollUpAudience(tx, from, until, timeZone);
     await rollUpVisitors(tx, from, until, timeZone);
   }
-  // The leads per day (migrations/00036): leads are never purged, so the first run, and the first after the
-  // migration, start at the first lead's day, which may come before the first event kept.
-  {
-    const backfill = await backfillPending(tx, "daily_lead_totals_backfill");
-    let start = from;
-    if (backfill || previous === null) {
-      const first = await earliestLeadDay(tx, timeZone);
-      if (first !== null && (start === null || first < start)) start = first;
-    }
-    if (start !== null && start <= through) await rollUpLeadTotals(tx, start, until, timeZone);
-    if (backfill) await backfillDone(tx, "daily_lead_totals_backfill");
-  }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
   // value (and pair of values, 00028), the clicks' and leads' session keys (00029), the sessions of the
   // watermark's day (00032), each day's first visits (00033), session seconds (00034) and hours (00031,
   // 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
   // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
+  // The leads per day (00036) are never purged: the first run after their migration, and the very first run,
+  // start at the first lead's day instead, which may come before the first event kept.
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
   const rollUpWithBackfill = async (
     flag: BackfillFlag,
-    ...rollUps: ((tx: Queryable, from: string, until: Date, tz: string) => Promise<unknown>)[]
+    rollUps: ((tx: Queryable, from: string, until: Date, tz: string) => Promise<unknown>)[],
+    { firstDay = firstKept, onFirstRun = false } = {},
   ) => {
     const backfill = await backfillPending(tx, flag);
     let start = from;
-    if (backfill) {
-      const kept = await firstKept();
-      if (kept !== null && (start === null || kept < start)) start = kept;
+    if (backfill || (onFirstRun && previous === null)) {
+      const first = await firstDay();
+      if (first !== null && (start === null || first < start)) start = first;
     }
     if (start !== null && start <= through) {
       for (const rollUp of rollUps) await rollUp(tx, start, until, timeZone);
     }
     if (backfill) await backfillDone(tx, flag);
   };
-  await rollUpWithBackfill("engagement_backfill", rollUpEngagement);
-  await rollUpWithBackfill("open_day_sessions_backfill", rollUpOpenDaySessions);
-  await rollUpWithBackfill("daily_session_seconds_backfill", rollUpSessionSeconds);
-  await rollUpWithBackfill("hourly_totals_backfill", rollUpHourly);
-  await rollUpWithBackfill("daily_first_visits_backfill", rollUpFirstVisits);
-  await rollUpWithBackfill("filter_engagement_backfill", rollUpFilterEngagement, rollUpFilterRanks);
-  await rollUpWithBackfill("filter_page_engagement_backfill", rollUpFilterPageEngagement);
-  await rollUpWithBackfill("filter_visitors_backfill", rollUpFilterVisitors);
-  await rollUpWithBackfill("filter_actions_backfill", rollUpFilterActions);
-  await rollUpWithBackfill("utm_detail_backfill", rollUpUtmDetail);
-  await rollUpWithBackfill("session_keys_backfill", rollUpSessionKeys);
+  await rollUpWithBackfill("engagement_backfill", [rollUpEngagement]);
+  await rollUpWithBackfill("open_day_sessions_backfill", [rollUpOpenDaySessions]);
+  await rollUpWithBackfill("daily_session_seconds_backfill", [rollUpSessionSeconds]);
+  await rollUpWithBackfill("hourly_totals_backfill", [rollUpHourly]);
+  await rollUpWithBackfill("daily_first_visits_backfill", [rollUpFirstVisits]);
+  await rollUpWithBackfill("filter_engagement_backfill", [rollUpFilterEngagement, rollUpFilterRanks]);
+  await rollUpWithBackfill("filter_page_engagement_backfill", [rollUpFilterPageEngagement]);
+  await rollUpWithBackfill("filter_visitors_backfill", [rollUpFilterVisitors]);
+  await rollUpWithBackfill("filter_actions_backfill", [rollUpFilterActions]);
+  await rollUpWithBackfill("utm_detail_backfill", [rollUpUtmDetail]);
+  await rollUpWithBackfill("session_keys_backfill", [rollUpSessionKeys]);
+  await rollUpWithBackfill("daily_lead_totals_backfill", [rollUpLeadTotals], {
+    firstDay: () => earliestLeadDay(tx, timeZone),
+    onFirstRun: true,
+  });
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;
