@@ -12,6 +12,7 @@
 //   deno run -A bench/dashboard.ts [--visits 1000000] [--runs 20] [--json] [--schema already_seeded]
 //     [--filtered-only]   (skip the unfiltered rows: the filtered first load and "Agora" only)
 //     [--unfiltered-only] (skip the filtered first load: at 10,000,000 visits it takes most of an hour)
+//     [--filter page]     (one filtered set only: "1 filter", "2 filters" or "page")
 // Floors (issue 6): p50 ≤ 50 ms and p95 ≤ 100 ms per endpoint, first load ≤ 300 ms at 1,000,000 visits;
 // p95 ≤ 250 ms from 10,000,000 visits. Filtered first load (issue 29): p95 ≤ 300 ms at 1,000,000 visits,
 // ≤ 600 ms at 10,000,000. With --json the last stdout line is
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     schema: { type: "string" },
     "filtered-only": { type: "boolean", default: false },
     "unfiltered-only": { type: "boolean", default: false },
+    // One filtered set only, by its label: "1 filter", "2 filters" or "page".
+    filter: { type: "string" },
   },
 });
 const RUNS = Math.max(1, Number(values.runs));
@@ -286,7 +289,7 @@ try {
       }]
       : []),
     ...(topPage.length ? [{ label: "page", q: `f_page=${encodeURIComponent(topPage[0].source)}` }] : []),
-  ];
+  ].filter((set) => !values.filter || set.label === values.filter);
   const filteredFloor = big ? 600 : 300;
   const summaries: string[] = [];
   for (const set of filterSets) {

@@ -7,7 +7,7 @@
 // per breakdown ('all', 'channel', 'utm_source', and for WhatsApp 'page'). A view with one such filter reads the
 // roll-up up to the watermark and the raw clicks after it (db/dashboard_queries.ts SPLIT), exactly what the raw
 // path (db/filtered.ts) counts; days whose raw rows are purged count nothing under a filter, so they are left
-// out here too (ROLLED_KEPT). Leads are few (a tenth of the clicks) and stay read from their raw rows. The
+// out here too (ROLLED_KEPT). The leads beside the clicks come from db/filtered.ts leadRows. The
 // audience filters, and a pair with a filter of the session's page views, read the raw rows.
 import type { Queryable } from "./client.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
@@ -28,8 +28,8 @@ import {
   type FilteredWhatsapp,
   filteredWhatsapp,
   filteredWhatsappTotal,
-  filterSql,
   inOrder,
+  leadRows,
 } from "./filtered.ts";
 import { filterEntries, type Filters } from "../shared/filters.ts";
 import { dimensionValues, type FilterColumns, rolledDimension } from "./filter_dimensions.ts";
@@ -53,7 +53,6 @@ export const ACTION_FILTERS: FilterColumns = {
 // The period's instants for the leads beside the clicks (b's end as a scalar: a session condition's lookup
 // that referred to b's row would run once per lead).
 const LEAD_BOUNDS = { lo: "($1::date::timestamp at time zone $3)", hi: "(select raw_to from b)", tz: "$3" };
-const LEADS_IN = `l.submitted_at >= ${LEAD_BOUNDS.lo} and l.submitted_at < b.raw_to`;
 // Each click under each breakdown: its key there, or null where it has none.
 const BREAKDOWNS = `('all', ''), ('channel', channel), ('utm_source', coalesce(utm_source, '')),
   ('page', case when kind = 'whatsapp' then nullif(source, '') end)`;
@@ -168,11 +167,11 @@ export async function rolledFilteredEventTotals(
   const r = await rolledActionFilter(db, f);
   if (!r) return null;
   const params: unknown[] = [range.start, range.end, tz, until, r.value, r.name, "plan", "all"];
-  const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
+  const leads = leadRows(f, params, LEAD_BOUNDS);
   const rows = await db.query<{ clicks: number; leads: number }>(
     `with ${splitWith("$4")}
      select (select coalesce(sum(n), 0) from (${actionsSql(r, "''", false, 5)}) t)::int as clicks,
-            (select count(*) from leads l, b where ${LEADS_IN}${leadWhere})::int as leads`,
+            (select coalesce(sum(n), 0) from (${leads}) l)::int as leads`,
     params,
   );
   return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
@@ -222,7 +221,7 @@ export async function rolledFilteredConversionBySource(
   const r = await rolledActionFilter(db, f);
   if (!r) return null;
   const params: unknown[] = [range.start, range.end, tz, r.value, r.name, "plan", "utm_source"];
-  const leadWhere = filterSql(f, "leads", params, LEAD_BOUNDS, "l");
+  const leads = leadRows(f, params, LEAD_BOUNDS);
   return await db.query<SourceConversion>(
     `with ${SPLIT}
      select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
@@ -230,7 +229,7 @@ export async function rolledFilteredConversionBySource(
       actionsSql(r, "coalesce(c.utm_source, '')", false, 4)
     }) a
        union all
-       select nullif(utm_source, ''), 0, count(*) from leads l, b where ${LEADS_IN}${leadWhere} group by 1
+       select nullif(utm_source, ''), 0, sum(n) from (${leads}) l group by 1
      ) t group by s order by clicks desc, conversions desc, "utmSource" asc nulls last`,
     params,
   );

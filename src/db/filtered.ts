@@ -5,7 +5,7 @@
 // docs/ANALYTICS.md ("Filters") says what each filter selects per kind of event and why.
 import type { Filters } from "../shared/filters.ts";
 import { filterEntries, type FilterKey } from "../shared/filters.ts";
-import { KEYED_EVENTS, KEYS_UNTIL, midnight, sessionDays, sessionViewed } from "./session_keys.ts";
+import { dayStart, KEYED_EVENTS, KEYS_UNTIL, midnight, sessionDays, sessionViewed } from "./session_keys.ts";
 import type { DailyCount, DayRange, SourceConversion } from "./dashboard_queries.ts";
 import type { Queryable } from "./client.ts";
 import type { EngagementTotals, PageEngagement } from "./engagement.ts";
@@ -131,6 +131,35 @@ export function filterSql(
   return sql;
 }
 
+/**
+ * The leads of [bounds.lo, bounds.hi) under `f` (bounds.lo a local midnight, or -infinity), one row per
+ * (day, utm_source, last_channel) with their number `n`; '' for no UTM source or no channel. Values are pushed
+ * onto `params`. Every report that counts leads under filters adds these rows up. Under one filter answered
+ * through the session, the whole days before the keys' end come from their sum, `daily_filter_leads`
+ * (db/filter_leads.ts), and only the leads after it are read one by one.
+ */
+export function leadRows(f: Filters | undefined, params: unknown[], bounds: FilterBounds): string {
+  const entries = filterEntries(f);
+  const raw = (b: FilterBounds) =>
+    `select (l.submitted_at at time zone ${b.tz})::date as day, coalesce(l.utm_source, '') as utm_source,
+            coalesce(l.last_channel, '') as last_channel, count(*) as n
+       from leads l where l.submitted_at >= ${b.lo} and l.submitted_at < ${b.hi}${
+      filterSql(f, "leads", params, b, "l")
+    } group by 1, 2, 3`;
+  if (entries.length !== 1 || !readsSessions(f, "leads")) return raw(bounds);
+  const [[key, value]] = entries;
+  params.push(key, value);
+  const [filter, v] = [`$${params.length - 1}`, `$${params.length}`];
+  // The days before the keys' end, and before the period's end day when it ends within a day (a cut).
+  const rolledTo =
+    `least((${KEYS_UNTIL} at time zone ${bounds.tz})::date, ((${bounds.hi}) at time zone ${bounds.tz})::date)`;
+  return `select day, utm_source, last_channel, leads as n from daily_filter_leads
+           where filter = ${filter} and value = ${v}
+             and day >= ((${bounds.lo}) at time zone ${bounds.tz})::date and day < ${rolledTo}
+          union all
+          ${raw({ ...bounds, lo: `greatest(${bounds.lo}, ${dayStart(rolledTo, bounds.tz, 0)})` })}`;
+}
+
 // $1 start date, $2 end date, $3 time zone, $4 the end day's cut (local HH:mm:ss) or null: the period's
 // instants are [LO, HI).
 const LO = "($1::date::timestamp at time zone $3)";
@@ -154,10 +183,9 @@ export async function filteredDailyLeads(
   f: Filters,
 ): Promise<DailyCount[]> {
   const params = base(range, tz);
-  const where = filterSql(f, "leads", params, BOUNDS, "l");
   return await db.query<DailyCount>(
-    `select to_char(${DAY("submitted_at")}, 'YYYY-MM-DD') as date, count(*)::int as count
-       from leads l where ${IN("submitted_at")}${where} group by 1 order by 1`,
+    `select to_char(day, 'YYYY-MM-DD') as date, sum(n)::int as count
+       from (${leadRows(f, params, BOUNDS)}) r group by day order by day`,
     params,
   );
 }
@@ -233,10 +261,9 @@ export async function filteredEventTotals(
 ): Promise<{ clicks: number; conversions: number; leads: number }> {
   const params = base(range, tz, until);
   const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
-  const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
   const rows = await db.query<{ clicks: number; leads: number }>(
     `select (select count(*) from clicks c where ${IN("occurred_at")}${PLAN}${clickWhere})::int as clicks,
-            (select count(*) from leads l where ${IN("submitted_at")}${leadWhere})::int as leads`,
+            (select coalesce(sum(n), 0) from (${leadRows(f, params, BOUNDS)}) r)::int as leads`,
     params,
   );
   return { clicks: rows[0].clicks, conversions: rows[0].leads, leads: rows[0].leads };
@@ -315,10 +342,9 @@ export async function filteredLeadsByChannel(
   f: Filters,
 ): Promise<{ channel: string; leads: number }[]> {
   const params = base(range, tz);
-  const where = filterSql(f, "leads", params, BOUNDS, "l");
   return await db.query(
-    `select last_channel as channel, count(*)::int as leads from leads l
-      where ${IN("submitted_at")} and last_channel is not null${where} group by 1`,
+    `select last_channel as channel, sum(n)::int as leads from (${leadRows(f, params, BOUNDS)}) r
+      where last_channel <> '' group by 1`,
     params,
   );
 }
@@ -332,7 +358,6 @@ export async function filteredConversionBySource(
 ): Promise<SourceConversion[]> {
   const params = base(range, tz);
   const clickWhere = filterSql(f, "clicks", params, BOUNDS, "c");
-  const leadWhere = filterSql(f, "leads", params, BOUNDS, "l");
   return await db.query<SourceConversion>(
     `select s as "utmSource", sum(c)::int as clicks, sum(v)::int as conversions from (
        select nullif(utm_source, '') as s, count(*) as c, 0 as v from clicks c where ${
@@ -340,9 +365,7 @@ export async function filteredConversionBySource(
     }${PLAN}${clickWhere}
         group by 1
        union all
-       select nullif(utm_source, ''), 0, count(*) from leads l where ${
-      IN("submitted_at")
-    }${leadWhere} group by 1
+       select nullif(utm_source, ''), 0, sum(n) from (${leadRows(f, params, BOUNDS)}) r group by 1
      ) t group by s order by clicks desc, conversions desc, "utmSource" asc nulls last`,
     params,
   );

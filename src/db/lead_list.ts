@@ -4,7 +4,7 @@
 import type { Queryable } from "./client.ts";
 import type { LeadFilter } from "../shared/lead_filter.ts";
 import { BOUNDS, leadCount } from "./dashboard_queries.ts";
-import { filterSql, readsSessions } from "./filtered.ts";
+import { type FilterBounds, filterSql, leadRows, readsSessions } from "./filtered.ts";
 import { noFilters } from "../shared/filters.ts";
 
 export interface LeadRow {
@@ -79,15 +79,26 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
   if (noFilters(filter.filters)) return { sql: parts.length ? sql : "", params };
   // The period's instants bound the page views a session filter reads (all of them without a period). The time
   // zone is a parameter only where a session filter uses it: one that nothing uses has no type, and is refused.
-  if (!filter.range && readsSessions(filter.filters, "leads")) params.push(tz);
   const bounds = filter.range
-    ? {
-      lo: "($1::date::timestamp at time zone $3)",
-      hi: "(($2::date + 1)::timestamp at time zone $3)",
-      tz: "$3",
-    }
-    : { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz", tz: `$${params.length}::text` };
+    ? RANGE_BOUNDS
+    : readsSessions(filter.filters, "leads")
+    ? allTime(params, tz)
+    : ALL_TIME;
   return { sql: sql + filterSql(filter.filters, "leads", params, bounds, "leads"), params };
+}
+
+/** The period's instants for db/filtered.ts (the period's dates and time zone are $1, $2, $3). */
+const RANGE_BOUNDS: FilterBounds = {
+  lo: "($1::date::timestamp at time zone $3)",
+  hi: "(($2::date + 1)::timestamp at time zone $3)",
+  tz: "$3",
+};
+/** Without a period: all of time (no time zone: a parameter that nothing uses has no type, and is refused). */
+const ALL_TIME: FilterBounds = { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz", tz: "null" };
+/** All of time, with the time zone pushed onto `params`. */
+function allTime(params: unknown[], tz: string): FilterBounds {
+  params.push(tz);
+  return { ...ALL_TIME, tz: `$${params.length}::text` };
 }
 
 /** Leads, newest (or oldest) first, optionally filtered and paginated. */
@@ -118,8 +129,19 @@ export async function listLeads(db: Queryable, filter: LeadFilter, tz: string): 
  * the headline counts it, from the leads' roll-up (db/lead_totals.ts): the same number without a month of rows.
  */
 export async function countLeads(db: Queryable, filter: LeadFilter, tz: string): Promise<number> {
-  if (filter.range && !filter.q && !filter.plan && !filter.utmSource && noFilters(filter.filters)) {
-    return await leadCount(db, filter.range, tz);
+  if (!filter.q && !filter.plan && !filter.utmSource) {
+    if (noFilters(filter.filters)) {
+      if (filter.range) return await leadCount(db, filter.range, tz);
+    } else {
+      // Under filters alone, the rows the reports add up (from a roll-up under one filter of the session).
+      const params: unknown[] = filter.range ? [filter.range.start, filter.range.end, tz] : [];
+      const bounds = filter.range ? RANGE_BOUNDS : allTime(params, tz);
+      const rows = await db.query<{ n: number }>(
+        `select coalesce(sum(n), 0)::int as n from (${leadRows(filter.filters, params, bounds)}) r`,
+        params,
+      );
+      return rows[0].n;
+    }
   }
   const { sql, params } = leadWhere(filter, tz);
   const rows = await db.query<{ n: number }>(`select count(*)::int as n from leads ${sql}`, params);

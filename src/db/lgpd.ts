@@ -2,6 +2,7 @@
 import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
 import { changeRolledLeads, type RolledLead } from "./lead_totals.ts";
+import { forgetLeadKeys } from "./filter_leads.ts";
 
 // One lead as the LGPD tools show and export it: its shape lives with the API contract.
 export type { PersonLead };
@@ -51,8 +52,8 @@ export async function deleteLeadsById(
     [ids],
   );
   await changeRolledLeads(db, rows, -1, tz);
-  // The pages and UTM values its session had (migrations/00029) go with the lead.
-  await db.query("delete from session_keys where event = 'lead' and id = any($1::bigint[])", [ids]);
+  // The pages and UTM values its session had (migrations/00029) go with the lead, and their sums with them.
+  await forgetLeadKeys(db, rows.map((r) => ({ ...r, id: Number(r.id) })));
   return rows.map((r) => ({ id: Number(r.id), email: r.email, whatsapp: r.whatsapp }));
 }
 

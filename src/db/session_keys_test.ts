@@ -107,15 +107,20 @@ seededTest(
     // Without the state, no event has keys: every one is looked up in the page views, with the same figures.
     await db.query("delete from session_keys_state");
     assert.deepEqual(await reports(db, filters), byKeys);
-    // The keys are what answers: with the state back and the keys gone, the keyed days count nothing.
+    // The keys are what answers: with the state back and the keys gone, the keyed days count no click, and
+    // their leads come from the keys' sums (db/filter_leads.ts) under one filter, from the keys under two.
     await db.query(`insert into session_keys_state (until) values ('2026-12-02T03:00:00Z')`);
     await db.query("delete from session_keys");
     const f = filters[0], november = { start: "2026-11-01", end: "2026-11-30" };
+    const before = byKeys[0] as { leads: number }; // the first report: f over PERIODS[0], November
     assert.deepEqual(await filteredEventTotals(db, november, TZ, null, f), {
       clicks: 0,
-      conversions: 0,
-      leads: 0,
+      conversions: before.leads,
+      leads: before.leads,
     });
+    assert.equal((await filteredEventTotals(db, november, TZ, null, filters[4])).leads, 0);
+    await db.query("delete from daily_filter_leads");
+    assert.equal((await filteredEventTotals(db, november, TZ, null, f)).leads, 0);
     // The first run after the migration writes every kept day's keys.
     await db.query("insert into session_keys_backfill default values");
     await runRollups(db, TZ, new Date(NOW.getTime() + 10 * 60_000));

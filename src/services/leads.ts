@@ -18,6 +18,7 @@ import { deliveriesQueued, queueLeadDeliveries } from "./lead_delivery.ts";
 import { queueWhatsapp } from "./whatsapp.ts";
 import { ROLLUP_GRACE_MS } from "./rollups.ts";
 import { changeRolledLeads } from "../db/lead_totals.ts";
+import { keyLateLead } from "../db/filter_leads.ts";
 
 export interface LeadInput {
   name: string;
@@ -189,6 +190,8 @@ export async function saveLead(
         lastChannel: touches.last?.channel ?? null,
       };
       await changeRolledLeads(tx, [lead], 1, config.ANALYTICS_TZ);
+      // Its day's session keys may be written already: it gets its own (db/filter_leads.ts).
+      await keyLateLead(tx, id, config.ANALYTICS_TZ);
     }
     await queueLeadDeliveries(tx, config, id, context.now);
     await queueWhatsapp(tx, config, id, {

@@ -28,6 +28,7 @@ import { rollUpFilterPageEngagement } from "../db/filter_page_engagement.ts";
 import { rollUpFilterVisitors } from "../db/filter_visitors.ts";
 import { rollUpFilterActions } from "../db/filter_actions.ts";
 import { rollUpSessionKeys } from "../db/session_keys.ts";
+import { rollUpFilterLeads } from "../db/filter_leads.ts";
 import { rollUpUtmDetail } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -90,9 +91,9 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   }
   // Engagement (migrations/00018), the rankings and engagement per filter value (00022), the creatives and
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
-  // value (and pair of values, 00028), the clicks' and leads' session keys (00029), the sessions of the
-  // watermark's day (00032), each day's first visits (00033), session seconds (00034) and hours (00031,
-  // 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
+  // value (and pair of values, 00028), the clicks' and leads' session keys (00029) and the leads' keys added
+  // up (00037), the sessions of the watermark's day (00032), each day's first visits (00033), session seconds
+  // (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
   // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
   // The leads per day (00036) are never purged: the first run after their migration, and the very first run,
   // start at the first lead's day instead, which may come before the first event kept.
@@ -124,7 +125,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   await rollUpWithBackfill("filter_visitors_backfill", [rollUpFilterVisitors]);
   await rollUpWithBackfill("filter_actions_backfill", [rollUpFilterActions]);
   await rollUpWithBackfill("utm_detail_backfill", [rollUpUtmDetail]);
-  await rollUpWithBackfill("session_keys_backfill", [rollUpSessionKeys]);
+  await rollUpWithBackfill("session_keys_backfill", [rollUpSessionKeys, rollUpFilterLeads]);
   await rollUpWithBackfill("daily_lead_totals_backfill", [rollUpLeadTotals], {
     firstDay: () => earliestLeadDay(tx, timeZone),
     onFirstRun: true,
