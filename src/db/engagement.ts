@@ -19,6 +19,7 @@ import type { Queryable } from "./client.ts";
 import { type DayRange, RAW as AFTER_WATERMARK, splitWith } from "./dashboard_queries.ts";
 import { backfillPending, LOCAL_DAY, SPAN } from "./rollups.ts";
 import { BEFORE_CUT } from "./hourly.ts";
+import { MONTH_SPLIT, ROLLED_DAYS, ROLLED_MONTHS } from "./months.ts";
 
 // A page view without a session id (browser storage disabled) is a visit of its own.
 const SESSION = "coalesce(nullif(session_id, ''), 'row:' || id::text)";
@@ -296,7 +297,7 @@ export async function pageEngagement(
   limit: number,
 ): Promise<PageEngagement[]> {
   return await db.query<PageEngagement>(
-    `with ${splitWith("null")}
+    `with ${splitWith("null")}, ${MONTH_SPLIT}
      select page, sum(views)::int as views, sum(ms)::float8 as "engagedMs" from (
        select source as page, count(*) as views, 0 as ms from visits, b where ${
       AFTER_WATERMARK("occurred_at")
@@ -306,9 +307,10 @@ export async function pageEngagement(
       AFTER_WATERMARK("occurred_at")
     } group by 1
        union all
-       -- Added up per page first: a month of per-page rows is hashed, where the whole union would be sorted.
-       select page, sum(views), sum(engaged_ms) from daily_page_engagement, b
-        where day between b.s and b.re group by page
+       -- Added up per page first: the rows are hashed, where the whole union would be sorted.
+       select page, sum(views), sum(engaged_ms) from monthly_page_engagement, bm where ${ROLLED_MONTHS} group by page
+       union all
+       select page, sum(views), sum(engaged_ms) from daily_page_engagement, bm where ${ROLLED_DAYS} group by page
      ) t group by page having sum(views) > 0 order by views desc, page asc limit $4`,
     [range.start, range.end, tz, limit],
   );

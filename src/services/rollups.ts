@@ -29,6 +29,7 @@ import { rollUpFilterVisitors } from "../db/filter_visitors.ts";
 import { rollUpFilterActions } from "../db/filter_actions.ts";
 import { rollUpSessionKeys } from "../db/session_keys.ts";
 import { rollUpFilterLeads } from "../db/filter_leads.ts";
+import { rollUpMonths } from "../db/months.ts";
 import { rollUpUtmDetail } from "../db/utm_detail.ts";
 import { addDays, todayIn } from "../shared/dashboard_math.ts";
 import { type JobSpec, runJobOnce } from "./jobs.ts";
@@ -80,6 +81,8 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     : state.through !== null
     ? addDays(state.through, 1)
     : await earliestRawDay(tx, timeZone);
+  // The first day whose day rows this run rewrites: the months are rewritten from its month on.
+  let rewritten = from !== null && from <= through ? from : null;
   if (from !== null && from <= through) {
     await roomForRollups(tx);
     report.days = await rollUpTotals(tx, from, until, timeZone);
@@ -112,6 +115,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     }
     if (start !== null && start <= through) {
       for (const rollUp of rollUps) await rollUp(tx, start, until, timeZone);
+      if (rewritten === null || start < rewritten) rewritten = start;
     }
     if (backfill) await backfillDone(tx, flag);
   };
@@ -130,6 +134,8 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
     firstDay: () => earliestLeadDay(tx, timeZone),
     onFirstRun: true,
   });
+  // The months of the rankings' and the pages' day rows (00038), after every day row they add up.
+  if (rewritten !== null) await rollUpMonths(tx, rewritten);
   await setRolledUntil(tx, through, until);
   report.through = through;
   return report;
