@@ -2,13 +2,15 @@
 // operating system, country and Brazilian state (migrations/00020), each with the days it is compared with;
 // and leads per state of their WhatsApp number. Unfiltered, page views and clicks come from the roll-ups
 // (daily_audience) plus the raw rows after the watermark, like every other report (db/dashboard_queries.ts SPLIT);
-// filtered, from the raw rows (db/filtered.ts). Leads are read directly, by their submitted_at index.
+// filtered, from the raw rows (db/filtered.ts). Leads likewise: unfiltered from their roll-up per value
+// (daily_lead_dims, db/lead_totals.ts) and the leads table after the watermark; filtered, from the leads table.
 import { AUDIENCE_COLUMNS, type AudienceDimension } from "../shared/audience.ts";
 import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql } from "./filtered.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
+import { LEAD_DIMS_SPLIT, leadDimRows, LEADS_RAW_DIMS } from "./lead_totals.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */
 export interface AudienceCount {
@@ -76,7 +78,7 @@ export async function audienceCounts(
   if (noFilters(filters)) {
     params.push(dimension);
     return await db.query<AudienceCount>(
-      `with ${SPLIT}
+      `with ${SPLIT}, ${LEAD_DIMS_SPLIT}
        select key, ${SUMS} from (
          select coalesce(${column}, '') as key, ${LOCAL_DAY} as d, count(*) as v, 0 as c, 0 as l from visits, b
           where ${RAW("occurred_at")} group by 1, 2
@@ -86,8 +88,7 @@ export async function audienceCounts(
          union all
          select key, day, visits, clicks, 0 from daily_audience, b where ${ROLLED} and dimension = $6
          union all
-         select coalesce(${column}, ''), (submitted_at at time zone $3)::date, 0, 0, count(*) from leads
-          where ${BOUNDS("submitted_at")} group by 1, 2
+         select key, day, 0, 0, leads from (${leadDimRows(dimension)}) l
        ) t group by key ${HAVING} ${ORDER}`,
       params,
     );
@@ -147,14 +148,32 @@ export async function leadStateCounts(
     range.start,
     previous?.end ?? range.start,
   ];
+  const current = "(l.submitted_at >= ($4::date::timestamp at time zone $3))";
+  const compared = `(${current} or l.submitted_at < (($5::date + 1)::timestamp at time zone $3))`;
+  if (noFilters(filters)) {
+    // The stored states of the days up to the watermark from the roll-up; the leads after it as below.
+    return await db.query<LeadStateCount>(
+      `with ${SPLIT}, ${LEAD_DIMS_SPLIT}
+       select key as state, null as whatsapp, null as page, day >= $4::date as current, sum(leads)::int as leads
+         from daily_lead_dims, ldb
+        where ldb.rolled and day between ldb.s and ldb.re and dimension = 'whatsapp_state'
+          and (day >= $4::date or day <= $5::date)
+        group by 1, 4
+       union all
+       select l.whatsapp_state, null, null, ${current}, count(*)::int from leads l, ldb
+        where ${LEADS_RAW_DIMS} and ${compared} and l.whatsapp_state is not null group by 1, 4
+       union all
+       select null, l.whatsapp, l.page, ${current}, 1 from leads l, ldb
+        where ${LEADS_RAW_DIMS} and ${compared} and l.whatsapp_state is null`,
+      params,
+    );
+  }
   const where = filterSql(filters, "leads", params, {
     lo: "($1::date::timestamp at time zone $3)",
     hi: "(($2::date + 1)::timestamp at time zone $3)",
     tz: "$3",
   }, "l");
-  const current = "(l.submitted_at >= ($4::date::timestamp at time zone $3))";
-  const days = `${BOUNDS("l.submitted_at")}${where}
-    and (${current} or l.submitted_at < (($5::date + 1)::timestamp at time zone $3))`;
+  const days = `${BOUNDS("l.submitted_at")}${where} and ${compared}`;
   return await db.query<LeadStateCount>(
     `select l.whatsapp_state as state, null as whatsapp, null as page, ${current} as current,
             count(*)::int as leads

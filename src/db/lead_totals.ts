@@ -18,44 +18,88 @@ export const LEAD_SPLIT = `lb as (
 /** The roll-up rows of the range up to the watermark (needs lb in the from list). */
 export const LEADS_ROLLED = "lb.rolled and day between lb.s and lb.re";
 /** The leads of the range after the watermark, or all of them before the backfill (needs lb). */
-export const LEADS_RAW = `submitted_at >= case when lb.rolled then lb.raw_from
-                                               else $1::date::timestamp at time zone $3 end
-                     and submitted_at < lb.raw_to`;
+export const LEADS_RAW = leadsRaw("lb");
 /** The number of leads of the range (needs lb): the roll-up's up to the watermark, the table's after it. */
 export const LEAD_COUNT = `((select count(*) from leads, lb where ${LEADS_RAW})
     + (select coalesce(sum(leads), 0) from daily_lead_totals, lb where ${LEADS_ROLLED}))`;
 
-/** What the roll-up keeps of a lead. */
-export interface RolledLead {
-  submittedAt: Date;
-  utmSource: string | null;
-  lastChannel: string | null;
+/**
+ * The leads' own columns that panels below the fold count them by (migrations/00039): per local day and value,
+ * `daily_lead_dims` keeps the leads, read like daily_lead_totals (LEAD_DIMS_SPLIT). A lead has its WhatsApp
+ * state before its day is rolled up: it is stored with it, and the run fills the older rows first
+ * (db/leads.ts fillLeadStates).
+ */
+export const LEAD_DIMS = {
+  device: "device",
+  browser: "browser",
+  os: "os",
+  country: "country",
+  region: "region",
+  whatsapp_state: "whatsapp_state",
+  utm_content: "utm_content",
+  utm_term: "utm_term",
+} as const;
+export type LeadDim = keyof typeof LEAD_DIMS;
+/** Each lead's value in each dimension, for a lateral join over `leads` (aliased `l`). */
+export const LEAD_DIM_VALUES = Object.entries(LEAD_DIMS).map(([dim, column]) => `('${dim}', l.${column})`)
+  .join(", ");
+
+/** After the range split (`b`): the CTE `ldb`, b and whether daily_lead_dims can be read (backfill done). */
+export const LEAD_DIMS_SPLIT = `ldb as (
+    select b.*, not exists (select 1 from daily_lead_dims_backfill) as rolled from b)`;
+
+/** The leads of the range after the watermark, or all of them before daily_lead_dims' backfill (needs ldb). */
+export const LEADS_RAW_DIMS = leadsRaw("ldb");
+
+/**
+ * Leads per value of one dimension and local day over the range, as rows (key, day, leads), '' for none: the
+ * roll-up's up to the watermark and the leads table's after it (needs ldb; $1 the first day, $3 the time zone).
+ */
+export function leadDimRows(dimension: LeadDim): string {
+  return `select key, day, leads from daily_lead_dims, ldb
+           where ldb.rolled and day between ldb.s and ldb.re and dimension = '${dimension}'
+          union all
+          select coalesce(${
+    LEAD_DIMS[dimension]
+  }, ''), (submitted_at at time zone $3)::date, count(*) from leads, ldb
+           where ${LEADS_RAW_DIMS} group by 1, 2`;
+}
+
+/** The leads of the range after the watermark, or all of them before the backfill (needs `split`). */
+function leadsRaw(split: string): string {
+  return `submitted_at >= case when ${split}.rolled then ${split}.raw_from
+                               else $1::date::timestamp at time zone $3 end
+          and submitted_at < ${split}.raw_to`;
 }
 
 /**
- * Adds leads to the roll-up (`change` 1) or takes them out (-1): those submitted before the watermark, whose
- * days it already counts. Two kinds: a lead the browser's outbox sent late, stored with its submission time
- * (services/leads.ts submissionTime), which can be behind the watermark; and an erased lead (db/lgpd.ts). Waits
- * for a roll-up run to end and holds the roll-up lock until the transaction ends (db/job_locks.ts), so that no
- * run rewrites these days or moves the watermark in between.
+ * Adds leads to the roll-ups (`change` 1) or takes them out (-1), by id: those submitted before the watermark,
+ * whose days the roll-ups already count. Two kinds: a lead the browser's outbox sent late, stored with its
+ * submission time (services/leads.ts submissionTime), which can be behind the watermark (call after storing
+ * it); and an erased lead (db/lgpd.ts, call before deleting it). Waits for a roll-up run to end and holds the
+ * roll-up lock until the transaction ends (db/job_locks.ts), so that no run rewrites these days or moves the
+ * watermark in between.
  */
-export async function changeRolledLeads(db: Queryable, leads: RolledLead[], change: 1 | -1, tz: string) {
-  if (!leads.length) return;
+export async function changeRolledLeads(db: Queryable, ids: number[], change: 1 | -1, tz: string) {
+  if (!ids.length) return;
   await waitForJobLock(db, ANALYTICS_LOCK);
   await db.query(
-    `insert into daily_lead_totals (day, utm_source, last_channel, leads)
-     select (e.at at time zone $4)::date, coalesce(e.source, ''), coalesce(e.channel, ''), count(*)::int * $5
-       from unnest($1::timestamptz[], $2::text[], $3::text[]) as e(at, source, channel)
-      where e.at < (select coalesce(r.until, (r.through + 1)::timestamp at time zone $4) from rollup_state r)
-      group by 1, 2, 3
-     on conflict (day, utm_source, last_channel) do update set leads = daily_lead_totals.leads + excluded.leads`,
-    [
-      leads.map((l) => new Date(l.submittedAt).toISOString()),
-      leads.map((l) => l.utmSource),
-      leads.map((l) => l.lastChannel),
-      tz,
-      change,
-    ],
+    `with l as (
+       select l.*, (l.submitted_at at time zone $2)::date as day from leads l
+        where l.id = any($1::bigint[])
+          and l.submitted_at < (select coalesce(r.until, (r.through + 1)::timestamp at time zone $2) from rollup_state r)),
+     totals as (
+       insert into daily_lead_totals (day, utm_source, last_channel, leads)
+       select day, coalesce(utm_source, ''), coalesce(last_channel, ''), count(*)::int * $3 from l group by 1, 2, 3
+       on conflict (day, utm_source, last_channel) do update set leads = daily_lead_totals.leads + excluded.leads)
+     insert into daily_lead_dims (day, dimension, key, leads)
+     select l.day, d.dimension, coalesce(d.key, ''), count(*)::int * $3
+       from l, lateral (values ${LEAD_DIM_VALUES}) as d(dimension, key) group by 1, 2, 3
+     on conflict (day, dimension, key) do update set leads = daily_lead_dims.leads + excluded.leads`,
+    [ids, tz, change],
   );
-  if (change < 0) await db.query("delete from daily_lead_totals where leads <= 0");
+  if (change < 0) {
+    await db.query("delete from daily_lead_totals where leads <= 0");
+    await db.query("delete from daily_lead_dims where leads <= 0");
+  }
 }

@@ -1,6 +1,7 @@
-// Leads per day from their roll-up (db/lead_totals.ts, migrations/00036): the headline, the daily chart, the
-// channels, the conversion by UTM source and the lead list's total count what the leads table counts, at any watermark, with a cut,
-// after an erasure and before the backfill; and what answers is the roll-up.
+// Leads per day from their roll-ups (db/lead_totals.ts, migrations/00036 and 00039): the headline, the daily
+// chart, the channels, the conversion by UTM source, the lead list's total, and below the fold the audience
+// panels, the states and the creatives and keywords count what the leads table counts, at any watermark, with a
+// cut, after an erasure and before the backfill; and what answers is the roll-up.
 import assert from "node:assert/strict";
 import { dbTest } from "../../testing/db.ts";
 import { insertLead, insertVisit, sp } from "../../testing/analytics_fixture.ts";
@@ -11,6 +12,10 @@ import { testConfig } from "../../testing/app.ts";
 import type { Db } from "./client.ts";
 import { conversionBySource, dailyLeads, eventTotals, leadsByChannel } from "./dashboard_queries.ts";
 import { countLeads } from "./lead_list.ts";
+import { audienceCounts, leadStateCounts } from "./audience.ts";
+import { rolledUtmDetail } from "./utm_detail.ts";
+import { LEAD_DIMS } from "./lead_totals.ts";
+import { AUDIENCE_DIMENSIONS } from "../shared/audience.ts";
 
 const TZ = "America/Sao_Paulo";
 const SOURCES = ["google", "", null, "Meta", "newsletter"];
@@ -44,6 +49,62 @@ async function seed(db: Db): Promise<void> {
   });
   // The first event comes after the first lead: the first roll-up run still starts at the lead's day.
   await insertVisit(db, sp("2026-11-18T08:00:00"), "k1", "/pt-br");
+  // The columns the panels below the fold count leads by, each with a few values, none and ''.
+  const pick = (values: (string | null)[], step: number) =>
+    `(array[${
+      values.map((v) => (v === null ? "null" : `'${v}'`)).join(", ")
+    }]::text[])[1 + (id * ${step}) % ${values.length}]`;
+  await db.query(
+    `update leads set device = ${pick(["mobile", "desktop", null, "tablet"], 1)},
+                      browser = ${pick(["Chrome", "Safari", "", null, "Firefox"], 3)},
+                      os = ${pick(["Android", "iOS", "Windows"], 7)},
+                      country = ${pick(["BR", "PT", null], 5)},
+                      region = ${pick(["SP", "RJ", "MG", null, ""], 2)},
+                      whatsapp_state = ${pick(["SP", "RJ", ""], 11)},
+                      utm_content = ${pick(["video-a", "carrossel", null, ""], 13)},
+                      utm_term = ${pick(["chatbot whatsapp", null, "crm"], 17)}`,
+  );
+}
+
+/** Leads per value ('' for none) of each LEAD_DIMS column in the range, from the leads table. */
+async function dimsFromLeadsTable(db: Db, range: { start: string; end: string }) {
+  const out: Record<string, string[]> = {};
+  for (const [dim, column] of Object.entries(LEAD_DIMS)) {
+    const rows = await db.query<{ key: string; n: number }>(
+      `select coalesce(${column}, '') as key, count(*)::int as n from leads
+        where submitted_at >= ($1::date::timestamp at time zone $3)
+          and submitted_at < (($2::date + 1)::timestamp at time zone $3)
+        group by 1`,
+      [range.start, range.end, TZ],
+    );
+    const skip = dim === "utm_content" || dim === "utm_term" ? [""] : [];
+    out[dim] = rows.filter((r) => !skip.includes(r.key)).map((r) => `${r.key}:${r.n}`).sort();
+  }
+  return out;
+}
+
+/** The days the panels compare with (the 10th and the days up to a period are between). */
+const PREVIOUS = { start: "2026-11-01", end: "2026-11-09" };
+
+/** The same from the panels' readers, and the states of PREVIOUS (`previousStates`). */
+async function dimsFromReaders(db: Db, range: { start: string; end: string }) {
+  const out: Record<string, string[]> = {};
+  const previous = PREVIOUS;
+  for (const dim of AUDIENCE_DIMENSIONS) {
+    out[dim] = (await audienceCounts(db, dim, range, previous, TZ)).filter((r) => r.leads > 0)
+      .map((r) => `${r.key}:${r.leads}`).sort();
+  }
+  const states = [new Map<string, number>(), new Map<string, number>()];
+  for (const r of await leadStateCounts(db, range, previous, TZ)) {
+    const key = r.state ?? "(not stored)", map = states[r.current ? 0 : 1];
+    map.set(key, (map.get(key) ?? 0) + r.leads);
+  }
+  [out.whatsapp_state, out.previousStates] = states.map((m) => [...m].map(([k, n]) => `${k}:${n}`).sort());
+  for (const column of ["utm_content", "utm_term"] as const) {
+    out[column] = (await rolledUtmDetail(db, column, range, TZ, null))!.filter((r) => r.leads > 0)
+      .map((r) => `${r.key}:${r.leads}`).sort();
+  }
+  return out;
 }
 
 /** The four figures of a period (and the headline's up to `cut`) from the leads table alone. */
@@ -113,6 +174,12 @@ async function assertSameAsLeadsTable(db: Db, when: string) {
       assert.deepEqual(read.sources, truth.sources, label);
       assert.equal(read.listed, truth.listed, label);
     }
+    const label = `${when}: ${range.start}..${range.end}, below the fold`;
+    const previousStates = (await dimsFromLeadsTable(db, PREVIOUS)).whatsapp_state;
+    assert.deepEqual(await dimsFromReaders(db, range), {
+      ...await dimsFromLeadsTable(db, range),
+      previousStates,
+    }, label);
   }
 }
 
@@ -172,14 +239,27 @@ dbTest("lead totals: every watermark, cut and erasure counts what the leads tabl
   const google = (rows: string[]) => Number(rows.find((r) => r.startsWith("google:"))!.split(":")[1]);
   assert.equal(google(spoiled.sources), google(truth.sources) + 1000);
   assert.equal(spoiled.listed, truth.listed + 1000);
+  // And below the fold: a spoiled row of the leads per device and one per state.
+  await db.query(
+    `update daily_lead_dims set leads = leads + 1000
+      where day = '2026-11-18' and (dimension, key) in (('device', 'mobile'), ('whatsapp_state', 'SP'))`,
+  );
+  const dims = await dimsFromReaders(db, { start: "2026-11-18", end: "2026-11-18" });
+  const dimsTruth = await dimsFromLeadsTable(db, { start: "2026-11-18", end: "2026-11-18" });
+  const count = (rows: string[], key: string) =>
+    Number(rows.find((r) => r.startsWith(key + ":"))!.split(":")[1]);
+  assert.equal(count(dims.device, "mobile"), count(dimsTruth.device, "mobile") + 1000);
+  assert.equal(count(dims.whatsapp_state, "SP"), count(dimsTruth.whatsapp_state, "SP") + 1000);
   // A search, a plan or a source in the list's own boxes counts the leads table.
   const range = { start: "2026-11-18", end: "2026-11-18" };
   assert.equal(await countLeads(db, { range, plan: "pro" }, TZ), truth.listed);
   // Until the backfill has run (a database migrated after its first roll-ups), the leads table answers alone.
   await db.query("insert into daily_lead_totals_backfill default values");
+  await db.query("insert into daily_lead_dims_backfill default values");
   await assertSameAsLeadsTable(db, "backfill pending");
   assert.ok(await runRollups(db, TZ, sp("2026-11-21T08:10:00")));
   assert.equal((await db.query("select 1 from daily_lead_totals_backfill")).length, 0);
+  assert.equal((await db.query("select 1 from daily_lead_dims_backfill")).length, 0);
   await assertSameAsLeadsTable(db, "after the backfill");
 });
 

@@ -1,8 +1,8 @@
 // Queries behind the LGPD tools: one data subject's leads, found by e-mail or phone, exported or erased.
 import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
-import { changeRolledLeads, type RolledLead } from "./lead_totals.ts";
-import { forgetLeadKeys } from "./filter_leads.ts";
+import { changeRolledLeads } from "./lead_totals.ts";
+import { type ErasedLead, forgetLeadKeys } from "./filter_leads.ts";
 
 // One lead as the LGPD tools show and export it: its shape lives with the API contract.
 export type { PersonLead };
@@ -45,13 +45,12 @@ export async function deleteLeadsById(
   ids: number[],
   tz: string,
 ): Promise<Array<{ id: number; email: string; whatsapp: string }>> {
-  const rows = await db.query<RolledLead & { id: number; email: string; whatsapp: string }>(
+  await changeRolledLeads(db, ids, -1, tz);
+  const rows = await db.query<ErasedLead & { email: string; whatsapp: string }>(
     `delete from leads where id = any($1::bigint[])
-     returning id, email, whatsapp, submitted_at as "submittedAt", utm_source as "utmSource",
-               last_channel as "lastChannel"`,
+     returning id, email, whatsapp, utm_source as "utmSource", last_channel as "lastChannel"`,
     [ids],
   );
-  await changeRolledLeads(db, rows, -1, tz);
   // The pages and UTM values its session had (migrations/00029) go with the lead, and their sums with them.
   await forgetLeadKeys(db, rows.map((r) => ({ ...r, id: Number(r.id) })));
   return rows.map((r) => ({ id: Number(r.id), email: r.email, whatsapp: r.whatsapp }));

@@ -4,6 +4,7 @@
 import type { Queryable } from "./client.ts";
 import { EVENT_TABLES } from "./event_columns.ts";
 import { ROLLED_DIMENSIONS } from "./rankings.ts";
+import { LEAD_DIM_VALUES } from "./lead_totals.ts";
 
 /** How far the roll-ups go: null when nothing is rolled up / purged yet. */
 export interface RollupState {
@@ -25,6 +26,7 @@ const DAY_TEXT = (column: string) =>
  */
 export type BackfillFlag =
   | "daily_lead_totals_backfill"
+  | "daily_lead_dims_backfill"
   | "engagement_backfill"
   | "open_day_sessions_backfill"
   | "daily_first_visits_backfill"
@@ -211,6 +213,22 @@ export function rollUpLeadTotals(db: Queryable, from: string, until: Date, tz: s
             count(*)::int
        from leads
       where submitted_at >= ($1::date::timestamp at time zone $3) and submitted_at < $2
+      group by 1, 2, 3`,
+    from,
+    until,
+    tz,
+  );
+}
+
+/** Rewrites daily_lead_dims: leads per value of each of their columns in LEAD_DIMS (db/lead_totals.ts). */
+export function rollUpLeadDims(db: Queryable, from: string, until: Date, tz: string): Promise<number> {
+  return rewriteDaysFrom(
+    db,
+    "daily_lead_dims",
+    `insert into daily_lead_dims (day, dimension, key, leads)
+     select (l.submitted_at at time zone $3)::date, d.dimension, coalesce(d.key, ''), count(*)::int
+       from leads l, lateral (values ${LEAD_DIM_VALUES}) as d(dimension, key)
+      where l.submitted_at >= ($1::date::timestamp at time zone $3) and l.submitted_at < $2
       group by 1, 2, 3`,
     from,
     until,

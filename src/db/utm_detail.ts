@@ -3,10 +3,12 @@
 // that day whose session had a page view with it on the click's day or the day before: the definition
 // db/filtered.ts utmDetailConversions counts from the raw rows, so both give the same figures. Unfiltered, a
 // ranking reads the roll-up up to the watermark and the raw rows after it (db/dashboard_queries.ts SPLIT);
-// leads keep their own two values and are always read from the leads table.
+// leads keep their own two values, and are counted from their roll-up per value (db/lead_totals.ts LEAD_DIMS)
+// up to the watermark and from the leads table after it.
 import type { Queryable } from "./client.ts";
 import { backfillPending } from "./rollups.ts";
 import { type DayRange, ROLLED, SPLIT } from "./dashboard_queries.ts";
+import { LEAD_DIMS_SPLIT, leadDimRows } from "./lead_totals.ts";
 
 export type UtmDetailColumn = "utm_content" | "utm_term";
 
@@ -72,7 +74,7 @@ export async function rolledUtmDetail(
   // The raw part: the page views with a value from the day before the first raw instant's day (its clicks'
   // sessions may have started then), and the plan clicks after the watermark.
   return await db.query<UtmDetailRow>(
-    `with ${SPLIT},
+    `with ${SPLIT}, ${LEAD_DIMS_SPLIT},
      sv as (
        select v.session_id, v.${column} as key, ${
       DAY("v.occurred_at")
@@ -92,9 +94,7 @@ export async function rolledUtmDetail(
             and c.session_id <> '' and sv.session_id = c.session_id
             and sv.d between ${DAY("c.occurred_at")} - 1 and ${DAY("c.occurred_at")}) x group by 1
        union all
-       select ${column}, 0, 0, count(*) from leads
-        where submitted_at >= ${START("$1::date")} and submitted_at < ${START("$2::date + 1")}
-          and ${column} <> '' group by 1
+       select key, 0, 0, leads from (${leadDimRows(column)}) l where key <> ''
      ) t group by key having sum(n) > 0 or sum(l) > 0
      order by visits desc, leads desc, key asc limit $4`,
     [range.start, range.end, tz, limit],

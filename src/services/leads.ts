@@ -184,12 +184,7 @@ export async function saveLead(
     // A lead the browser's outbox sent late keeps its submission time, which can be behind the roll-up
     // watermark: it joins the leads' roll-up here. A recent one is within the roll-up's grace, like an event.
     if (context.now.getTime() - submittedAt.getTime() > LATE_LEAD_MS) {
-      const lead = {
-        submittedAt,
-        utmSource: input.utmSource ?? null,
-        lastChannel: touches.last?.channel ?? null,
-      };
-      await changeRolledLeads(tx, [lead], 1, config.ANALYTICS_TZ);
+      await changeRolledLeads(tx, [id], 1, config.ANALYTICS_TZ);
       // Its day's session keys may be written already: it gets its own (db/filter_leads.ts).
       await keyLateLead(tx, id, config.ANALYTICS_TZ);
     }

@@ -11,6 +11,7 @@ import {
   earliestLeadDay,
   earliestRawDay,
   rollUpActions,
+  rollUpLeadDims,
   rollUpLeadTotals,
   rollupState,
   rollUpTotals,
@@ -98,7 +99,7 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   // up (00037), the sessions of the watermark's day (00032), each day's first visits (00033), session seconds
   // (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
   // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
-  // The leads per day (00036) are never purged: the first run after their migration, and the very first run,
+  // The leads per day (00036) and per value of their own columns (00039) are never purged: the first run after their migration, and the very first run,
   // start at the first lead's day instead, which may come before the first event kept.
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
@@ -131,6 +132,10 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   await rollUpWithBackfill("utm_detail_backfill", [rollUpUtmDetail]);
   await rollUpWithBackfill("session_keys_backfill", [rollUpSessionKeys, rollUpFilterLeads]);
   await rollUpWithBackfill("daily_lead_totals_backfill", [rollUpLeadTotals], {
+    firstDay: () => earliestLeadDay(tx, timeZone),
+    onFirstRun: true,
+  });
+  await rollUpWithBackfill("daily_lead_dims_backfill", [rollUpLeadDims], {
     firstDay: () => earliestLeadDay(tx, timeZone),
     onFirstRun: true,
   });
