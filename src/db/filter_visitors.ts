@@ -105,6 +105,44 @@ async function fillMonthToDate(db: Queryable, until: Date, tz: string): Promise<
 type VisitorTotals = { uniqueVisitors: number; visits: number; approximate: boolean };
 
 /**
+ * This month so far under one filter value without counting a month of numbers (a month of the home page's
+ * visitors at 10,000,000 visits: about 800,000 numbers, 300 ms to sort). The final days before the open day
+ * have their month_to_date (`before`: the last such row's; 0 with none; null when not filled, and then the
+ * arrays are counted). What it lacks is the numbers of the open day's row and of the raw rows (`latest`) that
+ * no earlier day of the month had under the value (`unseen`). A number's visitor_days row says on which days of
+ * the month the visitor came at all (`days`, one bit a day); most of the open day's visitors came on no earlier
+ * day and are new, and for the others only the days they came are searched, each day's sorted array by binary
+ * search (`width_bucket`). The earlier days' arrays are read once (`earlier`, materialized and out of TOAST).
+ * Needs b, st0 and numbered; $4 the cut, $5 and $6 the filter and its value.
+ */
+const OPEN_MONTH = `open_month as (
+       select b.re, case when not exists (select 1 from daily_filter_visitors d
+                                           where d.filter = $5 and d.value = $6 and d.day >= b.s and d.day < b.re)
+                         then 0
+                         else (select d.month_to_date from daily_filter_visitors d
+                                where d.filter = $5 and d.value = $6 and d.day >= b.s and d.day < b.re
+                                order by d.day desc limit 1) end as before
+         from b, st0
+        where $4::text is null and b.s = date_trunc('month', b.s::timestamp)::date
+          and b.e < (date_trunc('month', b.s::timestamp) + interval '1 month')::date
+          and b.xs = b.s and b.re = st0.through and b.re > b.s),
+     earlier as materialized (
+       select d.day, array[]::bigint[] || d.visitors as visitors from daily_filter_visitors d, open_month o, b
+        where d.filter = $5 and d.value = $6 and d.day >= b.s and d.day < o.re),
+     latest as (
+       select unnest(d.visitors) as id from daily_filter_visitors d, open_month o
+        where d.filter = $5 and d.value = $6 and d.day = o.re
+       union
+       select id from numbered where id is not null),
+     unseen as (
+       select count(*) as n from latest x join visitor_days vd on vd.id = x.id, open_month o
+        where vd.days & ((1 << (extract(day from o.re)::int - 1)) - 1) = 0
+           or not exists (
+             select 1 from earlier e
+              where vd.days & (1 << (extract(day from e.day)::int - 1)) <> 0
+                and e.visitors[width_bucket(x.id, e.visitors)] = x.id))`;
+
+/**
  * filteredVisitorTotals with one rolled-up filter or pair: the days up to the watermark from the roll-ups (the
  * visitor numbers here, the page views from daily_filter_engagement: a day's numbers and views up to the watermark
  * combine with the raw rows after it, since a number counts once however often it comes and views add up),
@@ -151,10 +189,15 @@ export async function rolledFilterVisitorTotals(
          from b
         where b.s = date_trunc('month', b.s::timestamp)::date
           and b.e < (date_trunc('month', b.s::timestamp) + interval '1 month')::date
-          and b.raw_from >= b.raw_to and b.re = b.e and b.xs = b.s)
+          and b.raw_from >= b.raw_to and b.re = b.e and b.xs = b.s),
+     -- From the first of a month to the open day (no cut, no purged day): the month_to_date of the last final
+     -- day before it, plus the numbers of the open day and of the raw rows that no earlier day has (OPEN_MONTH).
+     ${OPEN_MONTH},
+     unnumbered as (select count(*) as n from (select distinct month, visitor_key from numbered where id is null) k)
      select coalesce((select n from month_to_date),
-              (select count(distinct id) from ids) +
-              (select count(*) from (select distinct month, visitor_key from numbered where id is null) n))::int
+              (select o.before + u.n from open_month o, unseen u where o.before is not null) +
+              (select n from unnumbered),
+              (select count(distinct id) from ids) + (select n from unnumbered))::int
               as "uniqueVisitors",
             ((select coalesce(sum(page_views), 0) from daily_filter_engagement, b
                where dimension = $5 and key = $6 and ${ROLLED_KEPT}) +

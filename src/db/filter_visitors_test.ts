@@ -138,3 +138,64 @@ dbTest(
     assert.ok(afterPurge < whole, `${afterPurge} visitors after the purge, ${whole} before`);
   },
 );
+
+dbTest(
+  "filter visitors: this month to the open day adds to the last final day's figure the numbers no earlier day has",
+  async (db) => {
+    // 15:00 local on 20 November: nineteen final days of November, the 20th open.
+    const now = new Date("2026-11-20T18:00:00Z");
+    await seedAnalytics(db, { visits: 2500, days: 30, timeZone: TZ, now, seed: 11 });
+    await runRollups(db, TZ, now);
+    // After the watermark: a visitor of the 3rd, one of the 20th only, and a key new to the month.
+    const visit = (key: string, at: string, source: string) =>
+      db.query(
+        `insert into visits (occurred_at, visitor_key, session_id, source, channel) values ($1, $2, $3, $4, 'direct')`,
+        [at, key, key + "-s", source],
+      );
+    const keys = await db.query<{ early: string; late: string }>(
+      `select (select visitor_key from visits where (occurred_at at time zone $1)::date = '2026-11-03' limit 1) as early,
+              (select visitor_key from visits v where (occurred_at at time zone $1)::date = '2026-11-20'
+                  and not exists (select 1 from visits w where w.visitor_key = v.visitor_key
+                                     and (w.occurred_at at time zone $1)::date < '2026-11-20') limit 1) as late`,
+      [TZ],
+    );
+    for (const key of [keys[0].early, keys[0].late, "brand-new-key"]) {
+      await visit(key, "2026-11-20T17:59:30Z", "/pt-br");
+      await visit(key, "2026-11-20T17:59:40Z", "/pt-br/pipefy");
+    }
+    const filters = [...await busiestFilters(db, 2), { page: "/pt-br" }, { page: "/pt-br/pipefy" }];
+    const periods = [["2026-11-01", "2026-11-30"], ["2026-11-01", "2026-11-20"]];
+    let compared = 0;
+    for (const f of filters) {
+      for (const [start, end] of periods) {
+        const rolled = await rolledFilterVisitorTotals(db, { start, end }, TZ, null, f);
+        const raw = await filteredVisitorTotals(db, { start, end }, TZ, null, f);
+        assert.equal(rolled?.uniqueVisitors, raw.uniqueVisitors, `${JSON.stringify(f)} ${start} ${end}`);
+        compared += raw.uniqueVisitors;
+      }
+    }
+    assert.ok(compared > 1000, `only ${compared} visitors compared`);
+    // What answers is the last final day's figure: spoiled, it shows; the day before it does not.
+    const f = { page: "/pt-br" }, november = { start: "2026-11-01", end: "2026-11-30" };
+    const right = (await filteredVisitorTotals(db, november, TZ, null, f)).uniqueVisitors;
+    await db.query(
+      `update daily_filter_visitors set month_to_date = month_to_date + 1000
+        where filter = 'page' and value = '/pt-br' and day = '2026-11-19'`,
+    );
+    assert.equal((await rolledFilterVisitorTotals(db, november, TZ, null, f))?.uniqueVisitors, right + 1000);
+    await db.query(
+      `update daily_filter_visitors set month_to_date = month_to_date - 1000
+        where filter = 'page' and value = '/pt-br' and day = '2026-11-19'`,
+    );
+    await db.query(
+      `update daily_filter_visitors set month_to_date = month_to_date + 1000
+        where filter = 'page' and value = '/pt-br' and day = '2026-11-18'`,
+    );
+    assert.equal((await rolledFilterVisitorTotals(db, november, TZ, null, f))?.uniqueVisitors, right);
+    // With a cut (the comparison of "Hoje"), the arrays are counted.
+    assert.equal(
+      (await rolledFilterVisitorTotals(db, november, TZ, "10:00:00", f))?.uniqueVisitors,
+      (await filteredVisitorTotals(db, november, TZ, "10:00:00", f)).uniqueVisitors,
+    );
+  },
+);
