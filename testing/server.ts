@@ -74,17 +74,27 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     },
   };
   const deadline = Date.now() + (options.timeoutMs ?? 90_000);
+  // Only this child's own answer counts: the free port can be taken by another test's server between
+  // freePort() and the child's bind, and that server would answer /healthz (seen once in CI: the test then
+  // stopped a child still migrating, which died of the SIGTERM). The child says where it listens.
+  const listening = `listening on ${url}`;
   while (Date.now() < deadline) {
     if (exited) break;
-    try {
-      const res = await fetch(`${url}/healthz`);
-      await res.body?.cancel();
-      if (res.ok) return server;
-    } catch {
-      // not listening yet
+    if (text.includes(listening)) {
+      try {
+        const res = await fetch(`${url}/healthz`);
+        await res.body?.cancel();
+        if (res.ok) return server;
+      } catch {
+        // not answering yet
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   await server.stop().catch(() => {});
+  // Another process took the port first: start again on another one.
+  if (options.port === undefined && /AddrInUse|address already in use/i.test(text)) {
+    return startServer(options);
+  }
   throw new Error(`the server did not start:\n${text}`);
 }
