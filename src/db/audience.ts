@@ -8,7 +8,7 @@ import { AUDIENCE_COLUMNS, type AudienceDimension } from "../shared/audience.ts"
 import { type Filters, noFilters } from "../shared/filters.ts";
 import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
-import { filterSql } from "./filtered.ts";
+import { filterSql, RANGE_BOUNDS } from "./filtered.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
 import { LEAD_DIMS_SPLIT, leadDimRows, LEADS_RAW_DIMS } from "./lead_totals.ts";
 
@@ -93,14 +93,9 @@ export async function audienceCounts(
       params,
     );
   }
-  const bounds = {
-    lo: "($1::date::timestamp at time zone $3)",
-    hi: "(($2::date + 1)::timestamp at time zone $3)",
-    tz: "$3",
-  };
-  const visitWhere = filterSql(filters, "visits", params, bounds, "v");
-  const clickWhere = filterSql(filters, "clicks", params, bounds, "c");
-  const leadWhere = filterSql(filters, "leads", params, bounds, "l");
+  const visitWhere = filterSql(filters, "visits", params, RANGE_BOUNDS, "v");
+  const clickWhere = filterSql(filters, "clicks", params, RANGE_BOUNDS, "c");
+  const leadWhere = filterSql(filters, "leads", params, RANGE_BOUNDS, "l");
   return await db.query<AudienceCount>(
     `select key, ${SUMS} from (
        select coalesce(v.${column}, '') as key, (v.occurred_at at time zone $3)::date as d, count(*) as v, 0 as c,
@@ -150,37 +145,33 @@ export async function leadStateCounts(
   ];
   const current = "(l.submitted_at >= ($4::date::timestamp at time zone $3))";
   const compared = `(${current} or l.submitted_at < (($5::date + 1)::timestamp at time zone $3))`;
-  if (noFilters(filters)) {
-    // The stored states of the days up to the watermark from the roll-up; the leads after it as below.
-    return await db.query<LeadStateCount>(
+  // Unfiltered, the stored states of the days up to the watermark come from the roll-up and only the leads
+  // after it from the table; filtered, every lead of the days from the table.
+  const rolled = noFilters(filters);
+  const [head, from, days] = rolled
+    ? [
       `with ${SPLIT}, ${LEAD_DIMS_SPLIT}
        select key as state, null as whatsapp, null as page, day >= $4::date as current, sum(leads)::int as leads
          from daily_lead_dims, ldb
         where ldb.rolled and day between ldb.s and ldb.re and dimension = 'whatsapp_state'
           and (day >= $4::date or day <= $5::date)
         group by 1, 4
-       union all
-       select l.whatsapp_state, null, null, ${current}, count(*)::int from leads l, ldb
-        where ${LEADS_RAW_DIMS} and ${compared} and l.whatsapp_state is not null group by 1, 4
-       union all
-       select null, l.whatsapp, l.page, ${current}, 1 from leads l, ldb
-        where ${LEADS_RAW_DIMS} and ${compared} and l.whatsapp_state is null`,
-      params,
-    );
-  }
-  const where = filterSql(filters, "leads", params, {
-    lo: "($1::date::timestamp at time zone $3)",
-    hi: "(($2::date + 1)::timestamp at time zone $3)",
-    tz: "$3",
-  }, "l");
-  const days = `${BOUNDS("l.submitted_at")}${where} and ${compared}`;
+       union all `,
+      "leads l, ldb",
+      `${LEADS_RAW_DIMS} and ${compared}`,
+    ]
+    : [
+      "",
+      "leads l",
+      `${BOUNDS("l.submitted_at")}${filterSql(filters, "leads", params, RANGE_BOUNDS, "l")} and ${compared}`,
+    ];
   return await db.query<LeadStateCount>(
-    `select l.whatsapp_state as state, null as whatsapp, null as page, ${current} as current,
+    `${head}select l.whatsapp_state as state, null as whatsapp, null as page, ${current} as current,
             count(*)::int as leads
-       from leads l where ${days} and l.whatsapp_state is not null
+       from ${from} where ${days} and l.whatsapp_state is not null
       group by 1, 4
      union all
-     select null, l.whatsapp, l.page, ${current}, 1 from leads l where ${days} and l.whatsapp_state is null`,
+     select null, l.whatsapp, l.page, ${current}, 1 from ${from} where ${days} and l.whatsapp_state is null`,
     params,
   );
 }

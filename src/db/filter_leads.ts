@@ -55,30 +55,19 @@ export async function keyLateLead(db: Queryable, id: number, tz: string): Promis
   );
 }
 
-/** What an erasure needs of each erased lead. */
-export interface ErasedLead {
-  id: number;
-  utmSource: string | null;
-  lastChannel: string | null;
-}
-
 /**
- * Deletes the keys of erased leads (their rows already deleted) and takes them out of daily_filter_leads. Call
- * under the roll-up lock, in the erasure's transaction (db/lgpd.ts).
+ * Deletes the keys of leads about to be erased and takes them out of daily_filter_leads. Call before deleting
+ * the leads, under the roll-up lock, in the erasure's transaction (db/lgpd.ts).
  */
-export async function forgetLeadKeys(db: Queryable, leads: ErasedLead[]): Promise<void> {
-  if (!leads.length) return;
+export async function forgetLeadKeys(db: Queryable, ids: number[]): Promise<void> {
+  if (!ids.length) return;
   await db.query(
     `with k as (delete from session_keys where event = 'lead' and id = any($1::bigint[]) returning *),
-     gone as (
-       select k.filter, k.value, k.day, coalesce(e.source, '') as utm_source,
-              coalesce(e.channel, '') as last_channel, count(*)::int as n
-         from k join unnest($1::bigint[], $2::text[], $3::text[]) as e(id, source, channel) on e.id = k.id
-        group by 1, 2, 3, 4, 5)
+     gone (filter, value, day, utm_source, last_channel, n) as (${SUMMED_KEYS("k")})
      update daily_filter_leads f set leads = f.leads - gone.n from gone
       where f.filter = gone.filter and f.value = gone.value and f.day = gone.day
         and f.utm_source = gone.utm_source and f.last_channel = gone.last_channel`,
-    [leads.map((l) => l.id), leads.map((l) => l.utmSource), leads.map((l) => l.lastChannel)],
+    [ids],
   );
   await db.query("delete from daily_filter_leads where leads <= 0");
 }

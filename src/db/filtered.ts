@@ -104,6 +104,13 @@ function sessionSql(key: FilterKey, table: FilteredTable, alias: string, p: stri
          and ${sessionViewed(key, p, "e", time, views(from), b.tz)})`;
 }
 
+/** The instants of the whole days $1 to $2 ($3 the time zone). */
+export const RANGE_BOUNDS: FilterBounds = {
+  lo: "($1::date::timestamp at time zone $3)",
+  hi: "(($2::date + 1)::timestamp at time zone $3)",
+  tz: "$3",
+};
+
 /** Whether a filter on `table` looks through the sessions' page views (its SQL then uses `bounds.tz`). */
 export function readsSessions(filters: Filters | undefined, table: FilteredTable): boolean {
   return filterEntries(filters).some(([key]) => MATCH[table][key] === "session");

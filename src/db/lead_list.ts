@@ -4,7 +4,7 @@
 import type { Queryable } from "./client.ts";
 import type { LeadFilter } from "../shared/lead_filter.ts";
 import { BOUNDS, leadCount } from "./dashboard_queries.ts";
-import { type FilterBounds, filterSql, leadRows, readsSessions } from "./filtered.ts";
+import { type FilterBounds, filterSql, leadRows, RANGE_BOUNDS, readsSessions } from "./filtered.ts";
 import { noFilters } from "../shared/filters.ts";
 
 export interface LeadRow {
@@ -87,12 +87,6 @@ function leadWhere(filter: LeadFilter, tz: string): { sql: string; params: unkno
   return { sql: sql + filterSql(filter.filters, "leads", params, bounds, "leads"), params };
 }
 
-/** The period's instants for db/filtered.ts (the period's dates and time zone are $1, $2, $3). */
-const RANGE_BOUNDS: FilterBounds = {
-  lo: "($1::date::timestamp at time zone $3)",
-  hi: "(($2::date + 1)::timestamp at time zone $3)",
-  tz: "$3",
-};
 /** Without a period: all of time (no time zone: a parameter that nothing uses has no type, and is refused). */
 const ALL_TIME: FilterBounds = { lo: "'-infinity'::timestamptz", hi: "'infinity'::timestamptz", tz: "null" };
 /** All of time, with the time zone pushed onto `params`. */

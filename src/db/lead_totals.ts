@@ -56,12 +56,11 @@ export const LEADS_RAW_DIMS = leadsRaw("ldb");
  * roll-up's up to the watermark and the leads table's after it (needs ldb; $1 the first day, $3 the time zone).
  */
 export function leadDimRows(dimension: LeadDim): string {
+  const column = LEAD_DIMS[dimension];
   return `select key, day, leads from daily_lead_dims, ldb
            where ldb.rolled and day between ldb.s and ldb.re and dimension = '${dimension}'
           union all
-          select coalesce(${
-    LEAD_DIMS[dimension]
-  }, ''), (submitted_at at time zone $3)::date, count(*) from leads, ldb
+          select coalesce(${column}, ''), (submitted_at at time zone $3)::date, count(*) from leads, ldb
            where ${LEADS_RAW_DIMS} group by 1, 2`;
 }
 

@@ -2,7 +2,7 @@
 import type { PersonLead } from "../shared/schemas.ts";
 import type { Queryable } from "./client.ts";
 import { changeRolledLeads } from "./lead_totals.ts";
-import { type ErasedLead, forgetLeadKeys } from "./filter_leads.ts";
+import { forgetLeadKeys } from "./filter_leads.ts";
 
 // One lead as the LGPD tools show and export it: its shape lives with the API contract.
 export type { PersonLead };
@@ -46,13 +46,12 @@ export async function deleteLeadsById(
   tz: string,
 ): Promise<Array<{ id: number; email: string; whatsapp: string }>> {
   await changeRolledLeads(db, ids, -1, tz);
-  const rows = await db.query<ErasedLead & { email: string; whatsapp: string }>(
-    `delete from leads where id = any($1::bigint[])
-     returning id, email, whatsapp, utm_source as "utmSource", last_channel as "lastChannel"`,
+  // The pages and UTM values its session had (migrations/00029) go with the lead, and their sums with them.
+  await forgetLeadKeys(db, ids);
+  const rows = await db.query<{ id: number; email: string; whatsapp: string }>(
+    "delete from leads where id = any($1::bigint[]) returning id, email, whatsapp",
     [ids],
   );
-  // The pages and UTM values its session had (migrations/00029) go with the lead, and their sums with them.
-  await forgetLeadKeys(db, rows.map((r) => ({ ...r, id: Number(r.id) })));
   return rows.map((r) => ({ id: Number(r.id), email: r.email, whatsapp: r.whatsapp }));
 }
 

@@ -97,10 +97,11 @@ export async function rollUpToNow(tx: Queryable, timeZone: string, now: Date): P
   // keywords (00024), the time on page (00025), the unique visitors (00026) and the clicks (00027) per filter
   // value (and pair of values, 00028), the clicks' and leads' session keys (00029) and the leads' keys added
   // up (00037), the sessions of the watermark's day (00032), each day's first visits (00033), session seconds
-  // (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the first day that still has
-  // raw rows instead (the days rolled up before it have no rows there: db/rollups.ts BackfillFlag).
-  // The leads per day (00036) and per value of their own columns (00039) are never purged: the first run after their migration, and the very first run,
-  // start at the first lead's day instead, which may come before the first event kept.
+  // (00034) and hours (00031, 00035) roll up from `from` too; the first run after each migration starts at the
+  // first day that still has raw rows instead (the days rolled up before it have no rows there: db/rollups.ts
+  // BackfillFlag). The leads per day (00036) and per value of their own columns (00039) are never purged: the
+  // first run after their migration, and the very first run, start at the first lead's day instead, which may
+  // come before the first event kept.
   const firstKept = async () =>
     state.purgedThrough !== null ? addDays(state.purgedThrough, 1) : await earliestRawDay(tx, timeZone);
   const rollUpWithBackfill = async (
