@@ -2,7 +2,7 @@
 // throttling of bench/slow_phone.ts, which prints the timings): a plan tap answers at once and no tap loses
 // the visit's origin. No timings are asserted here, only what the visitor sees and what reaches the checkout.
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
 import { UA, waitFor } from "./visitor.ts";
 import { throttle } from "../bench/slow_phone.ts";
@@ -53,6 +53,40 @@ async function onHydratedHome(use: (v: Awaited<ReturnType<typeof phone>>) => Pro
     await v.context.close();
     await server.close();
   }
+}
+
+/**
+ * Where a finger lands on `target`: scrolled to the middle of the screen, clear of the phone bar, and measured
+ * once nothing above it moves any more (sections near the screen render as it scrolls, so the point must be
+ * the same twice and hit the target). A tap at a point taken before that lands on whatever moved there.
+ */
+async function fingerPoint(target: Locator) {
+  let last = "";
+  const { x, y } = await waitFor(
+    async () => {
+      const p = await target.evaluate((a) => {
+        a.scrollIntoView({ block: "center" });
+        const box = a.getBoundingClientRect();
+        const p = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
+        return { ...p, hit: document.elementFromPoint(p.x, p.y)?.closest("a, button") === a };
+      });
+      const same = `${p.x},${p.y}` === last;
+      last = `${p.x},${p.y}`;
+      return { ...p, settled: p.hit && same };
+    },
+    (p) => p.settled,
+    10_000,
+  );
+  return { x, y };
+}
+
+/** A finger's tap at `point`: down, 80 ms, up (a quick tap, far from a long press). */
+async function fingerTap(v: { context: BrowserContext; page: Page }, point: { x: number; y: number }) {
+  const cdp = await v.context.newCDPSession(v.page);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [point] });
+  await v.page.waitForTimeout(80);
+  await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await cdp.detach();
 }
 
 async function fillAndSubmit(page: Page) {
@@ -117,25 +151,7 @@ browserTest(
   () =>
     onHydratedHome(async (v) => {
       const button = v.page.locator("#precos a[data-lead]").nth(0);
-      // In the middle of the screen, clear of the phone bar, and measured once nothing above it moves any more
-      // (sections near the screen render as it scrolls; the same point twice): the finger lands on the button.
-      let last = "";
-      const { x, y } = await waitFor(
-        async () => {
-          const p = await button.evaluate((a) => {
-            a.scrollIntoView({ block: "center" });
-            const box = a.getBoundingClientRect();
-            const p = { x: Math.round(box.x + box.width / 2), y: Math.round(box.y + box.height / 2) };
-            return { ...p, hit: document.elementFromPoint(p.x, p.y)?.closest("a[data-lead]") === a };
-          });
-          const same = `${p.x},${p.y}` === last;
-          last = `${p.x},${p.y}`;
-          return { ...p, settled: p.hit && same };
-        },
-        (p) => p.settled,
-        10_000,
-      );
-      const point = { x, y };
+      const point = await fingerPoint(button);
       const cdp = await v.context.newCDPSession(v.page);
       const touch = (type: "touchStart" | "touchCancel", points = [point]) =>
         cdp.send("Input.dispatchTouchEvent", { type, touchPoints: points });
@@ -163,10 +179,9 @@ browserTest(
         });
       });
       const button = v.page.locator("#precos a[data-lead]").nth(0);
-      await button.scrollIntoViewIfNeeded();
-      await button.tap();
-      // The browser makes the click from the touch after the tap's touchend, which can come after tap()
-      // returns on a busy machine: wait for that click, then look at what it saw.
+      await fingerTap(v, await fingerPoint(button));
+      // The browser makes the click from the touch once the page has handled the touchend, which can come
+      // after fingerTap returns on a busy machine: wait for that click, then look at what it saw.
       await v.page.waitForFunction(() => "pressed" in globalThis, undefined, { timeout: 10_000 });
       assert.equal(
         await v.page.evaluate(() => (globalThis as unknown as { pressed: string }).pressed),
@@ -240,12 +255,7 @@ browserTest(
       v.page.on("request", (r) => {
         if (new URL(r.url()).pathname === "/api/tracking/click") clicks.push(r.postData() ?? "");
       });
-      const box = (await button.boundingBox())!;
-      const cdp = await v.context.newCDPSession(v.page);
-      const at = [{ x: box.x + box.width / 2, y: box.y + box.height / 2 }];
-      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: at });
-      await v.page.waitForTimeout(80);
-      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await fingerTap(v, await fingerPoint(button));
       const dialog = v.page.getByRole("dialog", { name: "Assinar o plano Pro" });
       await dialog.waitFor({ timeout: 60_000 });
       assert.equal(
