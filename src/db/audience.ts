@@ -10,7 +10,7 @@ import type { Queryable } from "./client.ts";
 import { BOUNDS, type DayRange, RAW, ROLLED, SPLIT } from "./dashboard_queries.ts";
 import { filterSql, RANGE_BOUNDS } from "./filtered.ts";
 import { LOCAL_DAY, SPAN } from "./rollups.ts";
-import { LEAD_DIMS_SPLIT, leadDimRows, LEADS_RAW_DIMS } from "./lead_totals.ts";
+import { LEAD_DIMS_ROLLED, LEAD_DIMS_SPLIT, leadDimRows, LEADS_RAW_DIMS } from "./lead_totals.ts";
 
 /** One value of a dimension ('' for events without it) in the period and in the comparison days. */
 export interface AudienceCount {
@@ -153,7 +153,7 @@ export async function leadStateCounts(
       `with ${SPLIT}, ${LEAD_DIMS_SPLIT}
        select key as state, null as whatsapp, null as page, day >= $4::date as current, sum(leads)::int as leads
          from daily_lead_dims, ldb
-        where ldb.rolled and day between ldb.s and ldb.re and dimension = 'whatsapp_state'
+        where ${LEAD_DIMS_ROLLED} and dimension = 'whatsapp_state'
           and (day >= $4::date or day <= $5::date)
         group by 1, 4
        union all `,

@@ -29,24 +29,27 @@ export const LEAD_COUNT = `((select count(*) from leads, lb where ${LEADS_RAW})
  * state before its day is rolled up: it is stored with it, and the run fills the older rows first
  * (db/leads.ts fillLeadStates).
  */
-export const LEAD_DIMS = {
-  device: "device",
-  browser: "browser",
-  os: "os",
-  country: "country",
-  region: "region",
-  whatsapp_state: "whatsapp_state",
-  utm_content: "utm_content",
-  utm_term: "utm_term",
-} as const;
-export type LeadDim = keyof typeof LEAD_DIMS;
+export const LEAD_DIMS = [
+  "device",
+  "browser",
+  "os",
+  "country",
+  "region",
+  "whatsapp_state",
+  "utm_content",
+  "utm_term",
+] as const;
+/** A dimension of daily_lead_dims: the name of the leads' column it counts by. */
+export type LeadDim = typeof LEAD_DIMS[number];
 /** Each lead's value in each dimension, for a lateral join over `leads` (aliased `l`). */
-export const LEAD_DIM_VALUES = Object.entries(LEAD_DIMS).map(([dim, column]) => `('${dim}', l.${column})`)
-  .join(", ");
+export const LEAD_DIM_VALUES = LEAD_DIMS.map((dim) => `('${dim}', l.${dim})`).join(", ");
 
 /** After the range split (`b`): the CTE `ldb`, b and whether daily_lead_dims can be read (backfill done). */
 export const LEAD_DIMS_SPLIT = `ldb as (
     select b.*, not exists (select 1 from daily_lead_dims_backfill) as rolled from b)`;
+
+/** daily_lead_dims' rows of the range up to the watermark (needs ldb in the from list). */
+export const LEAD_DIMS_ROLLED = "ldb.rolled and day between ldb.s and ldb.re";
 
 /** The leads of the range after the watermark, or all of them before daily_lead_dims' backfill (needs ldb). */
 export const LEADS_RAW_DIMS = leadsRaw("ldb");
@@ -56,11 +59,10 @@ export const LEADS_RAW_DIMS = leadsRaw("ldb");
  * roll-up's up to the watermark and the leads table's after it (needs ldb; $1 the first day, $3 the time zone).
  */
 export function leadDimRows(dimension: LeadDim): string {
-  const column = LEAD_DIMS[dimension];
   return `select key, day, leads from daily_lead_dims, ldb
-           where ldb.rolled and day between ldb.s and ldb.re and dimension = '${dimension}'
+           where ${LEAD_DIMS_ROLLED} and dimension = '${dimension}'
           union all
-          select coalesce(${column}, ''), (submitted_at at time zone $3)::date, count(*) from leads, ldb
+          select coalesce(${dimension}, ''), (submitted_at at time zone $3)::date, count(*) from leads, ldb
            where ${LEADS_RAW_DIMS} group by 1, 2`;
 }
 

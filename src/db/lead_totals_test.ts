@@ -69,9 +69,9 @@ async function seed(db: Db): Promise<void> {
 /** Leads per value ('' for none) of each LEAD_DIMS column in the range, from the leads table. */
 async function dimsFromLeadsTable(db: Db, range: { start: string; end: string }) {
   const out: Record<string, string[]> = {};
-  for (const [dim, column] of Object.entries(LEAD_DIMS)) {
+  for (const dim of LEAD_DIMS) {
     const rows = await db.query<{ key: string; n: number }>(
-      `select coalesce(${column}, '') as key, count(*)::int as n from leads
+      `select coalesce(${dim}, '') as key, count(*)::int as n from leads
         where submitted_at >= ($1::date::timestamp at time zone $3)
           and submitted_at < (($2::date + 1)::timestamp at time zone $3)
         group by 1`,

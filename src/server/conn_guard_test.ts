@@ -427,7 +427,6 @@ Deno.test("conn guard: HTTP/2 cannot carry a dripped body past the request timeo
   });
 });
 
-/** Sockets this process has open. */
 /** The process's open sockets, by their inode ("socket:[123]"). */
 async function openSockets(): Promise<Set<string>> {
   const sockets = new Set<string>();
