@@ -4,18 +4,11 @@
 // be read for sure), and the table's "Origem" is the last touch.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, screenshot, serveApp, UPDATE_SCREENSHOTS } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
 import { insertLead, insertVisit } from "../testing/analytics_fixture.ts";
 import type { Db } from "../src/db/client.ts";
-
-// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -89,9 +82,11 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     await page.goto(server.baseUrl + "/pt-br/admin");
     await signIn(page);
     await settled(page);
-    await page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 }).catch(() => {});
-    await page.locator("#visits").scrollIntoViewIfNeeded();
-    await page.screenshot({ path: new URL("admin-panels-csv-1366.png", SHOTS).pathname });
+    if (UPDATE_SCREENSHOTS) {
+      await page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 }).catch(() => {});
+      await page.locator("#visits").scrollIntoViewIfNeeded();
+      await screenshot(page, "admin-panels-csv-1366.png");
+    }
 
     // The UTM sources ranking: its top 10, then "Ver todos" lists the other 4 and searches on the server.
     const card = page.locator("#rank-sources");
@@ -103,7 +98,7 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     assert.equal(await dialog.locator(".ranking li").count(), 14);
     assert.match(await dialog.locator(".ranking li").nth(13).innerText(), /src-01\s+1 visita/);
     assert.match(await dialog.getByRole("status").innerText(), /^14 itens$/);
-    await page.screenshot({ path: new URL("admin-ranking-full-1366.png", SHOTS).pathname });
+    await screenshot(page, "admin-ranking-full-1366.png");
     await dialog.getByRole("searchbox").fill("SRC-1");
     await page.waitForFunction(() =>
       document.querySelector("[data-testid=rank-sources-full] .card-sub")?.textContent === "5 itens"
@@ -167,7 +162,7 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     assert.match(await plain.innerText(), /Sem Número/);
     assert.equal(await plain.getByTestId("lead-whatsapp").count(), 0);
     assert.equal(await plain.getByTestId("lead-whatsapp-plain").innerText(), "98765");
-    await page.screenshot({ path: new URL("admin-leads-worklist-1366.png", SHOTS).pathname });
+    await screenshot(page, "admin-leads-worklist-1366.png");
 
     // The table's "Origem" is the last touch: channel, then source / medium.
     await page.getByRole("button", { name: "Tabela" }).click();
@@ -182,13 +177,13 @@ browserTest("admin panels: full rankings, a panel's CSV, a lead list that shows 
     await signIn(phone.page);
     await settled(phone.page);
     await phone.page.locator("#leads").scrollIntoViewIfNeeded();
-    await phone.page.screenshot({ path: new URL("admin-leads-worklist-390.png", SHOTS).pathname });
+    await screenshot(phone.page, "admin-leads-worklist-390.png");
     await phone.page.getByTestId("rank-pages-all").click();
     const full = phone.page.getByTestId("rank-pages-full");
     await full.locator(".ranking li").first().waitFor();
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(overflow <= 0, `no sideways scroll (${overflow} px)`);
-    await phone.page.screenshot({ path: new URL("admin-ranking-full-390.png", SHOTS).pathname });
+    await screenshot(phone.page, "admin-ranking-full-390.png");
     await phone.close();
   } finally {
     await server.close();

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, FIXED_NOW, openPage, serveApp, widerThanScreen } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, screenshot, serveApp, widerThanScreen } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { addDays, daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts";
@@ -9,12 +9,6 @@ import { ERROR_TEXTS } from "../src/ui/admin/messages.ts";
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const NEW_PASSWORD = "outra-senha-456";
-// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 /** Waits for the toast with this title and description (only one is ever on screen). */
 async function expectToast(page: Page, title: string, description: string) {
@@ -125,11 +119,11 @@ browserTest("admin: sign in, read every section, change the period and the passw
     }
     assert.ok(await page.locator("#conversion-by-source tbody tr").count() > 0);
     assert.ok(await page.getByText("Excelente: 10% ou mais").isVisible());
-    await page.screenshot({ path: new URL("admin-dashboard-1366.png", SHOTS).pathname, fullPage: true });
+    await screenshot(page, "admin-dashboard-1366.png", { fullPage: true });
     // The compact lead table, then back to the cards.
     await page.getByRole("button", { name: "Tabela" }).click();
     await page.locator(".lead-table tbody tr").first().waitFor();
-    await page.locator("#leads").screenshot({ path: new URL("admin-leads-table-1366.png", SHOTS).pathname });
+    await screenshot(page.locator("#leads"), "admin-leads-table-1366.png");
     await page.getByRole("button", { name: "Cartões" }).click();
 
     // Change the period: last month's figures replace this month's.
@@ -208,16 +202,14 @@ browserTest("admin: sign in, read every section, change the period and the passw
     const phone = await openPage(server.baseUrl, { width: 390, height: 844 }, { now: NOW });
     await phone.page.goto(server.baseUrl + "/pt-br/admin");
     await phone.page.getByRole("heading", { name: "Área Administrativa" }).waitFor();
-    await phone.page.screenshot({ path: new URL("admin-login-390.png", SHOTS).pathname });
+    await screenshot(phone.page, "admin-login-390.png");
     await signIn(phone.page, NEW_PASSWORD);
     await settled(phone.page);
     await phone.page.getByTestId("toast").waitFor({ state: "detached", timeout: 10_000 });
-    await phone.page.screenshot({ path: new URL("admin-dashboard-390.png", SHOTS).pathname, fullPage: true });
+    await screenshot(phone.page, "admin-dashboard-390.png", { fullPage: true });
     await phone.page.getByRole("button", { name: "Tabela" }).click();
     await phone.page.locator(".lead-table tbody tr").first().waitFor();
-    await phone.page.locator("#leads").screenshot({
-      path: new URL("admin-leads-table-390.png", SHOTS).pathname,
-    });
+    await screenshot(phone.page.locator("#leads"), "admin-leads-table-390.png");
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.equal(overflow, 0, `no horizontal scrolling at 390 px: ${await widerThanScreen(phone.page)}`);
     assert.deepEqual(phone.problems.consoleErrors, []);

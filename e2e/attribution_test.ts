@@ -3,7 +3,7 @@
 // channels counted.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, screenshot, serveApp } from "./browser.ts";
 import { planButton, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 
@@ -111,10 +111,10 @@ browserTest(
           const entries = await page.locator("#rank-entry-pages .ranking").innerText();
           assert.match(entries, /\/pt-br\/pipefy-whatsapp-integracao[\s\S]*1 entrada/);
           await page.locator("#channels").scrollIntoViewIfNeeded();
-          await page.screenshot({ path: `e2e/screenshots/channels-${width}.png`, fullPage: false });
+          await screenshot(page, `channels-${width}.png`);
           await card.scrollIntoViewIfNeeded();
-          await card.screenshot({ path: `e2e/screenshots/lead-touches-${width}.png` });
-          await page.locator("#rankings").screenshot({ path: `e2e/screenshots/rankings-${width}.png` });
+          await screenshot(card, `lead-touches-${width}.png`);
+          await screenshot(page.locator("#rankings"), `rankings-${width}.png`);
           assert.deepEqual(problems.failedRequests, []);
         } finally {
           await close();

@@ -3,19 +3,12 @@
 // the dashboard; "Leads por estado" reads each lead's WhatsApp DDD; the lead card shows its state.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, screenshot, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { addDays, todayIn } from "../src/shared/dashboard_math.ts";
 import { insertLead, insertTrackedEvent } from "../testing/analytics_fixture.ts";
 import type { Audience } from "../src/db/event_columns.ts";
 import type { Db } from "../src/db/client.ts";
-
-// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/issue-30/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -178,7 +171,7 @@ browserTest(
         "Fora do Brasil ou não identificado",
       ]);
       await page.locator("#audience-device").scrollIntoViewIfNeeded();
-      await page.screenshot({ path: new URL("audience-1366.png", SHOTS).pathname, fullPage: false });
+      await screenshot(page, "issue-30/audience-1366.png");
 
       // A row's name filters the whole dashboard: the chip and the address say so, the panels follow.
       await page.locator("#audience-device").getByRole("button", { name: "Filtrar por Dispositivo: Tablet" })
@@ -206,9 +199,9 @@ browserTest(
       await phone.page.locator("#audience-device").scrollIntoViewIfNeeded();
       const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
       assert.ok(overflow <= 0, `no sideways scroll (${overflow} px)`);
-      await phone.page.screenshot({ path: new URL("audience-390.png", SHOTS).pathname });
+      await screenshot(phone.page, "issue-30/audience-390.png");
       await phone.page.locator("#lead-states").scrollIntoViewIfNeeded();
-      await phone.page.screenshot({ path: new URL("audience-states-390.png", SHOTS).pathname });
+      await screenshot(phone.page, "issue-30/audience-states-390.png");
       await phone.close();
     } finally {
       await server.close();

@@ -1,6 +1,6 @@
 // Browser-test support: the real app (built client, test database) served on a free port, and the system
 // Chromium driven by playwright-core. Tests are skipped, loudly, when Chromium is missing.
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Locator, type Page } from "playwright-core";
 import { createApp } from "../src/app.ts";
 import { loadAssets, readBuildVersion } from "../src/server/assets.ts";
 import { loadLocales } from "../src/server/locales.ts";
@@ -129,6 +129,27 @@ export async function openPage(
     }
   });
   return { page, problems, close: () => context.close() };
+}
+
+/** Whether this run takes the pictures of the product (see `screenshot`). */
+export const UPDATE_SCREENSHOTS = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
+
+/**
+ * A picture of the product for people to look at: `name` is its file under docs/screenshots/ (a folder in it
+ * may lead, as in "issue-31/card-1-sent-390.png"). A picture asserts nothing and costs the headless shell a
+ * frame drawn and encoded (one failed a suite run with "Unable to capture screenshot" after every assertion of
+ * its test had passed), so the suite takes none and leaves the tree as it was. `UPDATE_SCREENSHOTS=1 deno test
+ * -A e2e/<file>` takes them, over the committed ones; a picture that cannot be taken then fails the test.
+ */
+export async function screenshot(
+  target: Page | Locator,
+  name: string,
+  options: { fullPage?: boolean } = {},
+): Promise<void> {
+  if (!UPDATE_SCREENSHOTS) return;
+  const path = new URL(`../docs/screenshots/${name}`, import.meta.url);
+  await Deno.mkdir(new URL(".", path), { recursive: true });
+  await target.screenshot({ path: path.pathname, ...options });
 }
 
 /** Registers a browser test; skipped (and said so) when Chromium is missing. */

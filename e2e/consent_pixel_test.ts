@@ -3,7 +3,7 @@
 // event_id the server queues for the Conversions API. External hosts are served by page.route fakes.
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
-import { browserTest, getBrowser, serveApp } from "./browser.ts";
+import { browserTest, getBrowser, screenshot, serveApp } from "./browser.ts";
 import { listMetaEvents } from "../testing/meta_outbox.ts";
 import { outboxFlushed, waitFor, watchOutbox } from "./visitor.ts";
 import type { Db } from "../src/db/client.ts";
@@ -65,7 +65,7 @@ browserTest(
       await land(v.page, server.baseUrl + "/pt-br/");
       const banner = v.page.getByRole("region", { name: "Sua privacidade" });
       await banner.waitFor();
-      await v.page.screenshot({ path: "e2e/screenshots/consent-1366.png" }).catch(() => {});
+      await screenshot(v.page, "consent-1366.png");
       await banner.getByRole("button", { name: "Recusar" }).click();
       await banner.waitFor({ state: "hidden" });
       await land(v.page, server.baseUrl + "/pt-br/clientes");

@@ -4,7 +4,7 @@
 // "visible", so document.visibilityState reads a value the test sets and the test fires visibilitychange.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, FIXED_NOW, openPage, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, openPage, screenshot, serveApp, UPDATE_SCREENSHOTS } from "./browser.ts";
 import { requestsSeen, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
@@ -12,7 +12,6 @@ import { daysInclusive, monthOf, todayIn } from "../src/shared/dashboard_math.ts
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
-const SHOTS = new URL("../docs/screenshots/", import.meta.url);
 // The dashboard test's clock (the seed's, the server's and the browser's): 21 November 2026, 12:00 in São Paulo.
 // With the real clock, a run across the last midnight of a month seeded one month and showed the next, empty one.
 const NOW = FIXED_NOW;
@@ -187,18 +186,14 @@ browserTest(
             await page.locator("#rank-pages [data-term=visits]").innerText(),
             "Visualizações de página",
           );
-          // The sign-in toast gone, so it covers no card in the pictures.
-          await page.getByText("Login realizado").waitFor({ state: "hidden", timeout: 15_000 });
-          await page.locator("#engagement").scrollIntoViewIfNeeded();
-          await page.locator("#engagement").screenshot({
-            path: new URL(`admin-engagement-${width}.png`, SHOTS).pathname,
-          });
-          await page.locator("#live").screenshot({
-            path: new URL(`admin-live-${width}.png`, SHOTS).pathname,
-          });
-          await page.locator("#page-time").screenshot({
-            path: new URL(`admin-page-time-${width}.png`, SHOTS).pathname,
-          });
+          if (UPDATE_SCREENSHOTS) {
+            // The sign-in toast gone, so it covers no card in the pictures.
+            await page.getByText("Login realizado").waitFor({ state: "hidden", timeout: 15_000 });
+            await page.locator("#engagement").scrollIntoViewIfNeeded();
+            await screenshot(page.locator("#engagement"), `admin-engagement-${width}.png`);
+            await screenshot(page.locator("#live"), `admin-live-${width}.png`);
+            await screenshot(page.locator("#page-time"), `admin-page-time-${width}.png`);
+          }
           assert.deepEqual(problems.consoleErrors, []);
         } finally {
           await close();

@@ -4,7 +4,7 @@
 // formula cells neutralised.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, FIXED_NOW, getBrowser, serveApp } from "./browser.ts";
+import { browserTest, FIXED_NOW, getBrowser, screenshot, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import type { Db } from "../src/db/client.ts";
 import { insertLead } from "../src/db/leads.ts";
@@ -180,9 +180,7 @@ browserTest(
         "no cell starts a formula",
       );
 
-      await page.screenshot({ path: "e2e/screenshots/hostile-dashboard-1366.png", fullPage: true }).catch(
-        () => {},
-      );
+      await screenshot(page, "hostile-dashboard-1366.png", { fullPage: true });
       assert.deepEqual(dialogs, [], "no dialog fired");
       assert.deepEqual(errors, []);
     } finally {

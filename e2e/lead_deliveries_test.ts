@@ -4,8 +4,8 @@
 // lead show "Falhou". The visitor's redirect keeps its 800 ms with every destination down.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
-import { answeredAt, land, planButton, visitor, waitFor } from "./visitor.ts";
+import { browserTest, openPage, screenshot, serveApp, type Served } from "./browser.ts";
+import { land, leadAnsweredAt, planButton, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { leadDeliveryJob } from "../src/services/lead_delivery.ts";
 import { startJob } from "../src/services/jobs.ts";
@@ -15,8 +15,6 @@ const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const SECRET = "whsec_" + btoa("0123456789abcdef0123456789abcdef");
 const DESTINATIONS = ["webhook", "pipefy", "trello", "email"] as const;
-const SHOTS = new URL("screenshots/", import.meta.url);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 /** Submits the Pro plan's form; returns the ms between the saved lead's answer and the checkout redirect. */
 async function submitLead(server: Served, name: string): Promise<number> {
@@ -32,7 +30,7 @@ async function submitLead(server: Served, name: string): Promise<number> {
     await dialog.getByRole("button", { name: "Continuar" }).click();
     const res = await saved;
     assert.equal(res.status(), 201);
-    const savedAt = await answeredAt(res);
+    const savedAt = await leadAnsweredAt(v);
     await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0, 10_000);
     assert.equal(v.errors.length, 0, v.errors.join("\n"));
     return Math.round(v.external[0].at - savedAt);
@@ -111,7 +109,7 @@ browserTest(
       assert.equal(await retrying.getByText("Falhou").count(), 0);
       // The destinations panel says the same: pending, none failed.
       await page.locator("#destinos").getByTestId("destination-trello").getByText("0 falharam").waitFor();
-      await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-1366.png", SHOTS).pathname });
+      await screenshot(page.locator("#leads"), "lead-deliveries-1366.png");
 
       // The worker pauses while Trello comes back, so its own retry (due 1–8 s after the failure) cannot
       // deliver before the click: "Reenviar" is what delivers it, whatever the machine's load.
@@ -155,8 +153,8 @@ browserTest(
         assert.ok(!html.includes(secret), `${secret} on the page`);
       }
       await page.setViewportSize({ width: 390, height: 900 });
-      await page.locator("#leads").screenshot({ path: new URL("lead-deliveries-390.png", SHOTS).pathname });
-      await panel.screenshot({ path: new URL("lead-destinations-390.png", SHOTS).pathname });
+      await screenshot(page.locator("#leads"), "lead-deliveries-390.png");
+      await screenshot(panel, "lead-destinations-390.png");
 
       // Every destination down (the webhook up, but refusing the lead with a 400): the visitor's redirect
       // still comes 800 ms after the saved lead.

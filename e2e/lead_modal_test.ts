@@ -2,8 +2,8 @@
 // WhatsApp hosts intercepted (e2e/visitor.ts: a desktop Chrome user agent, since headless ones are rightly
 // treated as bots by the server and not counted).
 import assert from "node:assert/strict";
-import { browserTest, serveApp, type Served } from "./browser.ts";
-import { answeredAt, land, outboxFlushed, planButton, planDialog, visitor, waitFor } from "./visitor.ts";
+import { browserTest, screenshot, serveApp, type Served } from "./browser.ts";
+import { land, leadAnsweredAt, outboxFlushed, planButton, planDialog, visitor, waitFor } from "./visitor.ts";
 
 const LANDING = "/pt-br/?utm_source=google&utm_campaign=black-friday&utm_medium=cpc";
 
@@ -106,7 +106,7 @@ browserTest(
       assert.equal(await error("email").textContent(), "Informe um e-mail válido, como nome@empresa.com.br.");
       await dialog.getByLabel("WhatsApp").fill("11 98765-4321");
       assert.equal(await error("whatsapp").count(), 0);
-      await v.page.screenshot({ path: "e2e/screenshots/lead-modal-errors-390.png" }).catch(() => {});
+      await screenshot(v.page, "lead-modal-errors-390.png");
       assert.equal((await rows(server, "select id from leads")).length, 0, "nothing sent while invalid");
     } finally {
       await v.context.close();
@@ -129,11 +129,11 @@ browserTest(
       await dialog.getByLabel("Nome").fill("  Maria Souza ");
       await dialog.getByLabel("E-mail").fill("maria@empresa.com.br");
       await dialog.getByLabel("WhatsApp").fill("(11) 98765-4321");
-      await v.page.screenshot({ path: "e2e/screenshots/lead-modal-1366.png" }).catch(() => {});
+      await screenshot(v.page, "lead-modal-1366.png");
       const saved = v.page.waitForResponse((r) => r.url().endsWith("/api/leads"));
       await dialog.getByRole("button", { name: "Continuar" }).click();
       const res = await saved;
-      const savedAt = await answeredAt(res);
+      const savedAt = await leadAnsweredAt(v);
       assert.equal(res.status(), 201);
       await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0);
       const delay = Math.round(v.external[0].at - savedAt);
@@ -237,7 +237,7 @@ browserTest(
       await dialog.getByRole("button", { name: "Continuar" }).click();
       const answer = await failed;
       assert.equal(answer.status(), 503);
-      const failedAt = await answeredAt(answer);
+      const failedAt = await leadAnsweredAt(v);
       await waitFor(() => Promise.resolve(v.external.length), (n) => n > 0);
       const delay = Math.round(v.external[0].at - failedAt);
       console.log(`redirect after a failed save: ${delay} ms`);
@@ -298,8 +298,7 @@ browserTest(
         const link = dialog.getByRole("link", { name: new RegExp(`^${c.link}`) });
         assert.equal(await link.getAttribute("href"), c.href, c.path);
         assert.equal(await link.getAttribute("target"), "_blank", c.path);
-        const shot = `e2e/screenshots/lead-modal-privacy-${c.path.replaceAll("/", "")}-390.png`;
-        await v.page.screenshot({ path: shot }).catch(() => {});
+        await screenshot(v.page, `lead-modal-privacy-${c.path.replaceAll("/", "")}-390.png`);
         // A press inside the form released outside (selecting text) does not close it.
         const box = (await dialog.boundingBox())!;
         await v.page.mouse.move(box.x + box.width / 2, box.y + 40);

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, screenshot, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { insertLead, type NewLead } from "../src/db/leads.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
-const SHOTS = new URL("screenshots/", import.meta.url);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 function lead(
   name: string,
@@ -71,10 +69,7 @@ for (const viewport of [{ width: 1366, height: 900 }, { width: 390, height: 844 
       await confirm.waitFor();
       assert.match(await confirm.innerText(), /Esta ação não pode ser desfeita/);
       await panel.scrollIntoViewIfNeeded();
-      await page.screenshot({
-        path: new URL(`admin-lgpd-${viewport.width}.png`, SHOTS).pathname,
-        fullPage: false,
-      });
+      await screenshot(page, `admin-lgpd-${viewport.width}.png`);
       await confirm.getByRole("button", { name: "Confirmar exclusão" }).click();
       const toast = page.getByTestId("toast").filter({ hasText: "2 leads excluídos definitivamente." });
       await toast.waitFor({ timeout: 10_000 });

@@ -4,15 +4,13 @@
 // page's WhatsApp text, and the demo video without JavaScript.
 import assert from "node:assert/strict";
 import type { BrowserContext, Page } from "playwright-core";
-import { browserTest, getBrowser, serveApp, type Served } from "./browser.ts";
+import { browserTest, getBrowser, screenshot, serveApp, type Served } from "./browser.ts";
 import { UA } from "./visitor.ts";
 import { type Lang, LANG_INFO, LANGS } from "../src/shared/languages.ts";
 import { pagePath } from "../src/shared/routes.ts";
 import { SITE } from "../src/site.ts";
 
 const PHONE = { width: 390, height: 844 };
-/** `UPDATE_SCREENSHOTS=1` keeps the phone's screenshots in docs/screenshots/ (else e2e/screenshots/). */
-const SHOTS = Deno.env.get("UPDATE_SCREENSHOTS") ? "docs/screenshots" : "e2e/screenshots";
 const BAR_TEXT: Record<Lang, [string, string]> = {
   pt: ["Falar no WhatsApp", "Ver planos"],
   en: ["Chat on WhatsApp", "See plans"],
@@ -233,7 +231,7 @@ browserTest("phone: the bar hides while the lead dialog is open or a form field 
       await page.locator("#precos [data-lead]").nth(1).tap();
       await page.waitForSelector("dialog[open]", { timeout: 15_000 });
       await barShown(page, false);
-      await page.screenshot({ path: `${SHOTS}/phone-dialog-${lang}.png` }).catch(() => {});
+      await screenshot(page, `phone-dialog-${lang}.png`);
       await page.keyboard.press("Escape");
       await page.waitForFunction(() => !document.querySelector("dialog[open]"));
       await barShown(page, true);
@@ -323,7 +321,7 @@ browserTest(
         const banner = page.locator(".consent-banner");
         await banner.waitFor({ state: "visible" });
         const box = (await banner.boundingBox())!;
-        await page.screenshot({ path: `${SHOTS}/phone-consent-${lang}.png` }).catch(() => {});
+        await screenshot(page, `phone-consent-${lang}.png`);
         assert.ok(box.height <= 0.2 * PHONE.height, `${lang}: banner ${box.height} px of ${PHONE.height}`);
         assert.ok(box.y + box.height <= PHONE.height + 1, `${lang}: banner on screen`);
         for (const b of await banner.locator("button").all()) {
@@ -357,7 +355,7 @@ browserTest(
         assert.equal((await barState(page))!.shown, false, `${lang}: bar under the banner`);
         await banner.locator('[data-consent="denied"]').tap();
         await barShown(page, true);
-        await page.screenshot({ path: `${SHOTS}/phone-bar-${lang}.png` }).catch(() => {});
+        await screenshot(page, `phone-bar-${lang}.png`);
       }
     } finally {
       await context.close();

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import axe from "axe-core";
 import type { Page } from "playwright-core";
-import { browserTest, getBrowser, openPage, serveApp, type Served } from "./browser.ts";
+import { browserTest, getBrowser, openPage, screenshot, serveApp, type Served } from "./browser.ts";
 import { COUNTS, SECTIONS, SITE_PAGES } from "./site_fixtures.ts";
 import { LANG_STORAGE_KEY } from "../src/shared/languages.ts";
 import { SITE } from "../src/site.ts";
@@ -382,7 +382,7 @@ browserTest(
       assert.deepEqual(posters.map((p) => [new URL(p.url).pathname, p.type]), [
         [SITE.videos.homeDemo.thumbnail!.src, "image/webp"],
       ]);
-      await page.screenshot({ path: "e2e/screenshots/video-poster-1366.png" }).catch(() => {});
+      await screenshot(page, "video-poster-1366.png");
       assert.deepEqual(youtube, [], "nothing from YouTube before a click");
       await page.locator("#video-demo .video-poster").click();
       const src = await page.locator("#video-demo iframe").getAttribute("src");
@@ -472,7 +472,7 @@ browserTest(
           const name = `404-${c.lang}-${viewport.width}${
             c.path === "/pagina-inexistente" ? "-unprefixed" : ""
           }`;
-          await page.screenshot({ path: `e2e/screenshots/${name}.png`, fullPage: true }).catch(() => {});
+          await screenshot(page, `${name}.png`, { fullPage: true });
           // The header works (it is hydrated): on a phone its menu opens.
           if (viewport === PHONE) {
             await page.locator(".menu-toggle").click();

@@ -1,7 +1,7 @@
 // The dashboard's "Saúde do sistema": each background job's last run as recorded in job_runs, a failing
 // lead destination, and the build's version in the footer.
 import assert from "node:assert/strict";
-import { browserTest, openPage, serveApp } from "./browser.ts";
+import { browserTest, openPage, screenshot, serveApp } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { recordJobRun } from "../src/db/job_runs.ts";
 import { noteDeliveryOutcome } from "../src/db/delivery_alerts.ts";
@@ -9,11 +9,6 @@ import { readBuildVersion } from "../src/server/assets.ts";
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 browserTest(
   "admin: Saúde do sistema shows each job's last run, failures, late jobs and the version",
@@ -108,7 +103,7 @@ browserTest(
 
       const version = await readBuildVersion();
       assert.equal(await page.getByTestId("app-version").innerText(), `ZapFlow · versão ${version}`);
-      await panel.screenshot({ path: new URL("admin-system-health-1366.png", SHOTS).pathname });
+      await screenshot(panel, "admin-system-health-1366.png");
       assert.deepEqual(problems, { consoleErrors: [], failedRequests: [] });
     } finally {
       await close();

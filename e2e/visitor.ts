@@ -1,6 +1,6 @@
 // A visitor of the public site for browser tests: a desktop Chrome user agent (headless ones are treated as
 // bots and not counted), with the external checkout and WhatsApp hosts intercepted and timed.
-import type { BrowserContext, Locator, Page, Response, Route } from "playwright-core";
+import type { BrowserContext, Locator, Page, Route } from "playwright-core";
 import { getBrowser, type Served } from "./browser.ts";
 
 export const UA =
@@ -18,6 +18,12 @@ export async function visitor(server: Served, viewport = { width: 1366, height: 
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
+  const leadAnswers: number[] = [];
+  page.on("console", (msg) => {
+    if (msg.text().startsWith(LEAD_ANSWERED)) {
+      leadAnswers.push(Number(msg.text().slice(LEAD_ANSWERED.length)));
+    }
+  });
   const external: External[] = [];
   const fulfil = async (route: Route) => {
     external.push({ url: route.request().url(), at: Date.now() });
@@ -29,18 +35,21 @@ export async function visitor(server: Served, viewport = { width: 1366, height: 
   };
   await context.route("https://app.zapflow.com.br/**", fulfil);
   await context.route("https://wa.me/**", fulfil);
-  return { context, page, errors, external, base: server.baseUrl };
+  return { context, page, errors, external, leadAnswers, base: server.baseUrl };
 }
 
+/** What the page logs (`watchOutbox`) when its lead request is answered, followed by the page's `Date.now()`. */
+const LEAD_ANSWERED = "test: lead request answered at ";
+
 /**
- * When the browser had `res` whole, by its own clock (the same wall clock as this process's `Date.now()`), not
- * when this test process noticed it: on a busy machine the notice comes 100 ms and more later, which made a
- * redirect timed from it look early.
+ * When the page's script had the answer to its lead request (or its failure), by the page's own clock (the same
+ * wall clock as this process's `Date.now()`, which times the redirect in `visitor`): the dialog's redirect
+ * delay starts then. Not when this process noticed the answer: on a busy machine the notice comes 100 ms and
+ * more later, which made a redirect timed from it look early. Nor the browser's network timing of the
+ * response, which once put a redirect that comes 800 ms after the answer at 673 ms.
  */
-export async function answeredAt(res: Response): Promise<number> {
-  await res.finished();
-  const timing = res.request().timing();
-  return timing.responseEnd >= 0 ? timing.startTime + timing.responseEnd : Date.now();
+export async function leadAnsweredAt(v: { leadAnswers: number[] }): Promise<number> {
+  return (await waitFor(() => Promise.resolve(v.leadAnswers), (at) => at.length > 0, 10_000))[0];
 }
 
 /** Opens a page and waits until its islands are hydrated. */
@@ -143,7 +152,7 @@ export async function planDialog(v: Awaited<ReturnType<typeof visitor>>, button:
  * unanswered. Install on the context before the pages open; `outboxFlushed` then waits on it.
  */
 export async function watchOutbox(context: BrowserContext): Promise<void> {
-  await context.addInitScript(() => {
+  await context.addInitScript((prefix) => {
     const w = globalThis as unknown as { __outboxReads: number; __fetchesPending: number };
     w.__outboxReads = 0;
     w.__fetchesPending = 0;
@@ -158,9 +167,15 @@ export async function watchOutbox(context: BrowserContext): Promise<void> {
       const answer = fetch.apply(this, args);
       const settled = () => void w.__fetchesPending--;
       answer.then(settled, settled);
+      // The lead request's answer, timed before the dialog's script sees it (this callback comes first).
+      const url = args[0] instanceof Request ? args[0].url : String(args[0]);
+      if (url.endsWith("/api/leads")) {
+        const said = () => console.debug(`${prefix}${Date.now()}`);
+        answer.then(said, said);
+      }
       return answer;
     };
-  });
+  }, LEAD_ANSWERED);
 }
 
 /**

@@ -2,7 +2,7 @@
 // and desktop widths (nothing wider than the screen, the dashboard link there), and the dashboard's switch
 // "Relatório semanal por e-mail: ligado/desligado", stored across a reload.
 import assert from "node:assert/strict";
-import { browserTest, getBrowser, openPage, serveApp } from "./browser.ts";
+import { browserTest, getBrowser, openPage, screenshot, serveApp, UPDATE_SCREENSHOTS } from "./browser.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { weeklyReportJob } from "../src/services/weekly_report.ts";
 import { setLogSink } from "../src/core/log.ts";
@@ -12,13 +12,6 @@ import { fakeSmtp } from "../testing/delivery_fakes.ts";
 import { readMail } from "../testing/mime.ts";
 import { sp } from "../testing/analytics_fixture.ts";
 import { seedWeeks } from "../testing/weekly_report_fixture.ts";
-
-// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/issue-30/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
@@ -49,9 +42,12 @@ browserTest("weekly report: the e-mail reads well in a browser at 390 and 1366 p
     await job.run(db, sp("2026-11-23T09:00:00"));
     job.close?.();
     const { html, text } = readMail(smtp.received[0].raw);
-    // The message as the SMTP server received it, and its text part, beside its screenshots.
-    await Deno.writeTextFile(new URL("weekly-report-email.eml", SHOTS), smtp.received[0].raw);
-    await Deno.writeTextFile(new URL("weekly-report-email.txt", SHOTS), text);
+    if (UPDATE_SCREENSHOTS) {
+      // The message as the SMTP server received it, and its text part, beside its pictures.
+      const dir = new URL("../docs/screenshots/issue-30/", import.meta.url);
+      await Deno.writeTextFile(new URL("weekly-report-email.eml", dir), smtp.received[0].raw);
+      await Deno.writeTextFile(new URL("weekly-report-email.txt", dir), text);
+    }
     const context = await (await getBrowser()).newContext({ locale: "pt-BR" });
     try {
       for (const width of [390, 1366]) {
@@ -74,10 +70,7 @@ browserTest("weekly report: the e-mail reads well in a browser at 390 and 1366 p
         const text = await page.locator("body").innerText();
         assert.match(text, /Visitantes únicos\s+8/);
         assert.match(text, /Leads por estado/);
-        await page.screenshot({
-          path: new URL(`weekly-report-email-${width}.png`, SHOTS).pathname,
-          fullPage: true,
-        });
+        await screenshot(page, `issue-30/weekly-report-email-${width}.png`, { fullPage: true });
         await page.close();
       }
     } finally {
@@ -121,7 +114,7 @@ browserTest("weekly report: the dashboard's switch turns the e-mail off and on, 
           /Último envio: semana 47 de 2026, em 23\/11\/2026 às 08:00, para 2 destinatários\./,
         );
         await panel.scrollIntoViewIfNeeded();
-        await panel.screenshot({ path: new URL(`weekly-report-switch-${width}.png`, SHOTS).pathname });
+        await screenshot(panel, `issue-30/weekly-report-switch-${width}.png`);
         await toggle.click();
         await page.waitForFunction(() =>
           document.querySelector("#relatorio-semanal [role=switch]")?.getAttribute("aria-checked") === "false"

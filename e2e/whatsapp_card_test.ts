@@ -5,7 +5,7 @@
 // UPDATE_SCREENSHOTS=1 refreshes docs/screenshots/issue-31/card-*.png and first-contact-*.png.
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { browserTest, openPage, serveApp, type Served } from "./browser.ts";
+import { browserTest, openPage, screenshot, serveApp, type Served, UPDATE_SCREENSHOTS } from "./browser.ts";
 import { land, visitor, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { leadDeliveryJob } from "../src/services/lead_delivery.ts";
@@ -15,8 +15,6 @@ import { webhookSignature } from "../src/services/whatsapp.ts";
 const EMAIL = "dono@zapflow.com.br";
 const PASSWORD = "senha-forte-123";
 const SECRET = "app-secret-0123456789";
-const SCREENSHOTS = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
-const SHOTS = "docs/screenshots/issue-31";
 
 /** A Graph API accepting every message; what it was sent is kept. */
 function fakeGraph() {
@@ -112,12 +110,12 @@ async function statusShows(page: Page, text: string): Promise<void> {
 }
 
 async function shoot(page: Page, step: string): Promise<void> {
-  if (!SCREENSHOTS) return;
+  if (!UPDATE_SCREENSHOTS) return;
   for (const width of [1366, 390]) {
     await page.setViewportSize({ width, height: 900 });
     const card = page.locator(".lead", { hasText: "Maria Souza" });
     await card.scrollIntoViewIfNeeded();
-    await card.screenshot({ path: `${SHOTS}/card-${step}-${width}.png` });
+    await screenshot(card, `issue-31/card-${step}-${width}.png`);
   }
   await page.setViewportSize({ width: 1366, height: 900 });
 }
@@ -125,7 +123,6 @@ async function shoot(page: Page, step: string): Promise<void> {
 browserTest(
   "whatsapp card: sent → delivered → read → replied with their times, the consent, the chat link, the first-contact panel",
   async () => {
-    await Deno.mkdir(SHOTS, { recursive: true });
     const graph = fakeGraph();
     const server = await serveApp({
       WHATSAPP_TOKEN: "EAAtesttoken123456",
@@ -200,11 +197,11 @@ browserTest(
       await panel.getByTestId("first-contact-reply").filter({ hasText: /min/ }).waitFor({ timeout: 10_000 });
       assert.match(await panel.getByTestId("first-contact-delivered").innerText(), /^\d+ s$|min/);
       assert.match(await panel.locator("tbody").innerText(), /Direto\s+1\s+1\s+100,0%/);
-      if (SCREENSHOTS) {
+      if (UPDATE_SCREENSHOTS) {
         for (const width of [1366, 390]) {
           await page.setViewportSize({ width, height: 900 });
           await panel.scrollIntoViewIfNeeded();
-          await panel.screenshot({ path: `${SHOTS}/first-contact-${width}.png` });
+          await screenshot(panel, `issue-31/first-contact-${width}.png`);
         }
       }
       assert.deepEqual(admin.problems.consoleErrors, []);

@@ -5,19 +5,20 @@
 // drawn hour by hour with the hour under way dashed, and each series can be hidden and shown again.
 import assert from "node:assert/strict";
 import type { BrowserContext, Page, Request } from "playwright-core";
-import { browserTest, getBrowser, openPage, serveApp, type Served } from "./browser.ts";
+import {
+  browserTest,
+  getBrowser,
+  openPage,
+  screenshot,
+  serveApp,
+  type Served,
+  UPDATE_SCREENSHOTS,
+} from "./browser.ts";
 import { requestsSeen, UA, waitFor } from "./visitor.ts";
 import { bootstrapAdmin } from "../src/services/auth.ts";
 import { seedAnalytics } from "../testing/seed.ts";
 import { todayIn } from "../src/shared/dashboard_math.ts";
 import { sp } from "../testing/analytics_fixture.ts";
-
-// Screenshots go to the git-ignored e2e/screenshots/; UPDATE_SCREENSHOTS=1 refreshes the committed ones in docs/.
-const SHOTS = new URL(
-  Deno.env.get("UPDATE_SCREENSHOTS") === "1" ? "../docs/screenshots/" : "screenshots/",
-  import.meta.url,
-);
-await Deno.mkdir(SHOTS, { recursive: true });
 
 /** The public pages with WhatsApp buttons: the home page's final call to action, the Pipefy page's contact. */
 const PAGES = [
@@ -271,13 +272,12 @@ browserTest(
           assert.equal(await visitors.getAttribute("aria-pressed"), "false");
           await page.locator("[data-testid=chart][data-hidden=visits]").waitFor();
           const without = await waitFor(() => yMax(page), (m) => m < full);
-          // The sign-in toast (5 s) is gone before the screenshot.
-          await page.getByTestId("toast").waitFor({ state: "hidden", timeout: 10_000 });
           assert.ok(without < full, `axis ${full} -> ${without}`);
-          await page.screenshot({
-            path: new URL(`admin-hourly-${width}.png`, SHOTS).pathname,
-            clip: await page.locator("#chart").boundingBox() ?? undefined,
-          });
+          if (UPDATE_SCREENSHOTS) {
+            // The sign-in toast (5 s) is gone before the picture.
+            await page.getByTestId("toast").waitFor({ state: "hidden", timeout: 10_000 });
+            await screenshot(page.locator("#chart"), `admin-hourly-${width}.png`);
+          }
           await visitors.click();
           assert.equal(await visitors.getAttribute("aria-pressed"), "true");
           await waitFor(() => yMax(page), (m) => m === full);
@@ -285,9 +285,7 @@ browserTest(
           const wa = page.locator(".chart-toggle[data-series=whatsappClicks]");
           await wa.click();
           await page.locator("[data-testid=chart][data-hidden=whatsappClicks]").waitFor();
-          await page.locator("#whatsapp").screenshot({
-            path: new URL(`admin-whatsapp-card-${width}.png`, SHOTS).pathname,
-          });
+          await screenshot(page.locator("#whatsapp"), `admin-whatsapp-card-${width}.png`);
           assert.deepEqual(problems, { consoleErrors: [], failedRequests: [] });
         } finally {
           await close();

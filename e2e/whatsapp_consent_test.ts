@@ -3,7 +3,7 @@
 // (time and text version), an unticked one queues no message. UPDATE_SCREENSHOTS=1 refreshes
 // docs/screenshots/issue-31/consent-{pt,en,es}-390.png.
 import assert from "node:assert/strict";
-import { browserTest, serveApp, type Served } from "./browser.ts";
+import { browserTest, screenshot, serveApp, type Served, UPDATE_SCREENSHOTS } from "./browser.ts";
 import { land, visitor, waitFor } from "./visitor.ts";
 
 const WHATSAPP_ENV = {
@@ -15,8 +15,6 @@ const WHATSAPP_ENV = {
   // Nobody listens there: the message stays queued, which these tests do not look at.
   WHATSAPP_API_URL: "http://127.0.0.1:9/v23.0",
 };
-
-const SCREENSHOTS = Deno.env.get("UPDATE_SCREENSHOTS") === "1";
 
 const CASES = [
   {
@@ -69,10 +67,9 @@ for (const c of CASES) {
         // The label's text ticks it (the whole line is the target).
         await dialog.getByText(c.label).click();
         assert.equal(await box.isChecked(), true);
-        if (SCREENSHOTS) {
-          await Deno.mkdir("docs/screenshots/issue-31", { recursive: true });
+        if (UPDATE_SCREENSHOTS) {
           await dialog.locator("label.lead-consent").scrollIntoViewIfNeeded();
-          await v.page.screenshot({ path: `docs/screenshots/issue-31/consent-${c.lang}-390.png` });
+          await screenshot(v.page, `issue-31/consent-${c.lang}-390.png`);
         }
         const saved = v.page.waitForResponse((r) => r.url().endsWith("/api/leads"));
         await dialog.locator("button[type=submit]").click();
