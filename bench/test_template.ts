@@ -13,7 +13,10 @@ import { memoryTemplate } from "../testing/db_template.ts";
 
 if (Deno.args[0] === "--child") {
   // One sample: read the archive, open it, run a query; CPU time and minor page faults of this process.
-  const cpu = () => (process.cpuUsage().user + process.cpuUsage().system) / 1000;
+  const cpu = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   const faults = () => process.resourceUsage().minorPageFault;
   const [cpu0, faults0] = [cpu(), faults()];
   const blob = new Blob([await Deno.readFile(Deno.args[1])], { type: "application/x-tar" });

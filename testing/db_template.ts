@@ -58,9 +58,9 @@ let memoryPromise: Promise<Blob> | undefined;
  * `template1` databases, which only `create database` reads and no test runs. This one is made without them,
  * with 1-MB log segments, of which a checkpoint keeps none it no longer needs: 16.0 MB, read and opened by a
  * process with 1.10-1.15 s of CPU and 52,000 page faults against 1.80-1.83 s and 101,000-102,000
- * (`bench/test_template.ts`). Its
- * tables and rows are the migrated database's. The seeded data set made from it (testing/seeded.ts) went
- * from 155.3 MB to 57.3 MB with the log it no longer needed deleted at its checkpoint (`wal_recycle` off).
+ * (`bench/test_template.ts`). Its tables and rows are the migrated database's. The seeded data set made from
+ * it (testing/seeded.ts) went from 155.3 MB to 57.3 MB with the log it no longer needed deleted at its
+ * checkpoint (`wal_recycle` off).
  */
 export function memoryTemplate(): Promise<Blob> {
   memoryPromise ??= (async () => {
